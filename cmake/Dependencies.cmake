@@ -1,0 +1,18 @@
+# All third-party code comes from the system (Debian's -dev packages) or vcpkg
+# (vcpkg.json) through find_package; nothing is vendored.
+find_package(CLI11 CONFIG REQUIRED)
+find_package(tomlplusplus CONFIG REQUIRED)
+find_package(spdlog CONFIG REQUIRED)
+find_package(nlohmann_json CONFIG REQUIRED)
+find_package(LibArchive REQUIRED)
+find_package(CURL REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(Threads REQUIRED)
+
+add_library(cudaenv_deps INTERFACE)
+target_link_libraries(cudaenv_deps INTERFACE
+  CLI11::CLI11 tomlplusplus::tomlplusplus spdlog::spdlog nlohmann_json::nlohmann_json
+  LibArchive::LibArchive CURL::libcurl OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS})
+if(WIN32)
+  target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)
+endif()

@@ -1,0 +1,47 @@
+// cudaenv add <dir>: adopt an existing toolkit or cuDNN folder (recorded,
+// never copied or changed).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "core/adopt.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_add(Context& ctx, const std::string& dir_text) {
+    auto dir = fsx::absolute_normal(fsx::from_utf8(dir_text));
+    if (!fsx::is_dir(dir)) throw Error("'" + dir_text + "' is not a folder");
+    auto& store = ctx.store();
+    if (path_entry_under(fsx::to_utf8(dir), fsx::to_utf8(store.root()), native_path_style()))
+        throw Error("'" + fsx::to_utf8(dir) + "' is inside the store; installed pairs are already known",
+                    "run `cudaenv list`");
+    auto found = inspect_folder(dir, store);
+    if (found.empty())
+        throw Error("'" + fsx::to_utf8(dir) + "' is neither a CUDA toolkit nor a cuDNN folder",
+                    "a toolkit has bin/nvcc or a CUDA runtime library (lib64/libcudart.so.*, bin/cudart64_*.dll); "
+                    "a cuDNN has include/cudnn_version.h with lib/libcudnn.so.* or bin/cudnn64_*.dll");
+    adopt(found, store);
+    store.save_config();
+    for (const auto& f : found)
+        std::cout << (f.known ? "already known: " : "added ") << describe(f) << " at " << fsx::to_utf8(f.path)
+                  << (f.variant.empty() ? "" : " (" + f.variant + ")") << "\n";
+    for (const auto& f : found)
+        if (f.kind == Found::Kind::cudnn && f.cuda_major == 0)
+            std::cerr << "cudaenv: warning: cannot tell which CUDA cuDNN " << f.version.str()
+                      << " was built for; name it explicitly (cudaenv pair <cuda> " << f.version.str() << ")\n";
+}
+
+}  // namespace
+
+void register_add(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("add", "Adopt an existing toolkit or cuDNN folder (it is not copied)");
+    auto dir = std::make_shared<std::string>();
+    cmd->add_option("dir", *dir, "The folder")->required();
+    cmd->callback([&ctx, dir] { run_add(ctx, *dir); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,65 @@
+#include "commands/context.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "platform/platform.hpp"
+#include "shell/shell.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+Context::Context() : cwd_(platform::current_dir()) {}
+
+Store& Context::store() {
+    if (!store_) store_ = std::make_unique<Store>(platform::default_store_root());
+    return *store_;
+}
+
+EnvReader Context::env() const {
+    return [](const std::string& name) { return platform::get_env(name); };
+}
+
+ActiveSpec Context::active() { return resolve_active(cwd_, platform::get_env("CUDAENV_VERSION"), store().config()); }
+
+std::optional<DetectedPair> Context::pair_for(const Spec& spec, std::string* full_spec) {
+    if (spec.system) {
+        if (full_spec) *full_spec = "system";
+        return std::nullopt;
+    }
+    auto pair = select_pair(spec, store());
+    if (full_spec) *full_spec = pair.spec();
+    return detect_pair(pair);
+}
+
+std::vector<EnvChange> Context::plan_for(const std::string& spec_text) {
+    auto spec = Spec::parse_or_throw(spec_text);
+    auto detected = pair_for(spec);
+    std::optional<PairEnv> penv;
+    if (detected) penv = pair_env(*detected, spec.str());
+    auto roots = known_roots(store());
+    auto style = native_path_style();
+    return plan_use(penv, spec.str(), env(), [&](const std::string& e) { return is_cuda_entry(e, roots, style); },
+                    style);
+}
+
+void Context::refresh_session_shims() {
+    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(store().root())};
+    auto dir = store().shims_dir();
+    auto same = [](const std::filesystem::path& p, const std::string& want) {
+        auto have = fsx::read_file(p);
+        return have && *have == want;
+    };
+    if (same(dir / "cudaenv.ps1", "\xEF\xBB\xBF" + pwsh_session_shim(opts)) &&
+        same(dir / "cudaenv.cmd", cmd_session_shim(opts)))
+        return;
+    write_session_shims(opts);
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+    std::vector<std::string> out;
+    for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
+        out.push_back(sub->get_name());
+    return out;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,68 @@
+#pragma once
+// What every command gets: the store, the current folder, the environment,
+// and helpers shared by use/env/exec/which.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/activation.hpp"
+#include "core/pairs.hpp"
+#include "core/resolve.hpp"
+#include "core/store.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace cudaenv {
+
+class Shell;
+
+class Context {
+public:
+    Context();
+    Store& store();
+    const std::filesystem::path& cwd() const { return cwd_; }
+    EnvReader env() const;
+    int exit_code = 0;
+
+    // The active spec and where it came from.
+    ActiveSpec active();
+    // The pair a spec names, with its folders read from disk; nullopt for system.
+    std::optional<DetectedPair> pair_for(const Spec& spec, std::string* full_spec = nullptr);
+    // The changes that activate `spec_text` in this process's environment.
+    std::vector<EnvChange> plan_for(const std::string& spec_text);
+    // Writes cudaenv.ps1 / cudaenv.cmd into <store>/shims when they are missing or stale.
+    void refresh_session_shims();
+
+private:
+    std::filesystem::path cwd_;
+    std::unique_ptr<Store> store_;
+};
+
+// The shell that evaluates `use`/`deactivate` output (CUDAENV_SHELL, set by
+// the integration); throws a clear error with set-up hints when there is none.
+std::unique_ptr<Shell> integration_shell(const std::string& command);
+
+// One function per command file; each adds its subcommand to `app`.
+void register_list(CLI::App& app, Context& ctx);
+void register_current(CLI::App& app, Context& ctx);
+void register_use(CLI::App& app, Context& ctx);
+void register_deactivate(CLI::App& app, Context& ctx);
+void register_local(CLI::App& app, Context& ctx);
+void register_global(CLI::App& app, Context& ctx);
+void register_env(CLI::App& app, Context& ctx);
+void register_init(CLI::App& app, Context& ctx);
+void register_exec(CLI::App& app, Context& ctx);
+void register_which(CLI::App& app, Context& ctx);
+void register_add(CLI::App& app, Context& ctx);
+void register_discover(CLI::App& app, Context& ctx);
+void register_pair(CLI::App& app, Context& ctx);
+void register_completions(CLI::App& app, Context& ctx);
+
+// The names of all subcommands, for completion scripts.
+std::vector<std::string> command_names(const CLI::App& app);
+
+}  // namespace cudaenv

@@ -1,0 +1,27 @@
+// cudaenv deactivate: undo every `use` of this session, restoring each
+// variable to exactly what it was (unset ones unset again).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "shell/shell.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_deactivate(Context& ctx) {
+    auto shell = integration_shell("deactivate");
+    auto changes = plan_deactivate(ctx.env(), native_path_style());
+    if (changes.empty()) std::cerr << "cudaenv: no pair is active in this shell\n";
+    std::cout << render(*shell, changes);
+}
+
+}  // namespace
+
+void register_deactivate(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("deactivate", "Undo `use`: every variable back to what it was");
+    cmd->callback([&ctx] { run_deactivate(ctx); });
+}
+
+}  // namespace cudaenv

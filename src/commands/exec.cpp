@@ -1,0 +1,38 @@
+// cudaenv exec <spec> -- <cmd> [args...]: run one command inside a pair's
+// environment; its exit status passes through.
+#include <CLI/CLI.hpp>
+
+#include "commands/context.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> command) {
+    if (!command.empty() && command.front() == "--") command.erase(command.begin());
+    if (command.empty()) throw UsageError("no command to run", "cudaenv exec 12.4 -- nvcc --version");
+    auto env = platform::environment();
+    for (const auto& change : ctx.plan_for(spec)) {
+        std::erase_if(env, [&](const auto& kv) {
+            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
+        });
+        if (change.value) env.emplace_back(change.name, *change.value);
+    }
+    ctx.exit_code = platform::exec_command(command, env);
+}
+
+}  // namespace
+
+void register_exec(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("exec", "Run one command inside a pair's environment");
+    auto spec = std::make_shared<std::string>();
+    cmd->add_option("spec", *spec, "The pair")->required();
+    cmd->prefix_command();
+    cmd->footer("Example: cudaenv exec 11.8+8.9.7 -- python train.py");
+    cmd->callback([&ctx, spec, cmd] { run_exec(ctx, *spec, cmd->remaining()); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,40 @@
+// cudaenv global [<spec>|--unset]: show or set the default used when no
+// CUDAENV_VERSION and no .cudaenv apply.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_global(Context& ctx, const std::string& spec_text, bool unset) {
+    auto& cfg = ctx.store().config();
+    if (unset) {
+        cfg.global.reset();
+        ctx.store().save_config();
+        return;
+    }
+    if (spec_text.empty()) {
+        std::cout << cfg.global.value_or("system") << "\n";
+        return;
+    }
+    auto spec = Spec::parse_or_throw(spec_text);
+    if (!spec.system) select_pair(spec, ctx.store());
+    cfg.global = spec.str();
+    ctx.store().save_config();
+}
+
+}  // namespace
+
+void register_global(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("global", "Show or set the default pair");
+    auto spec = std::make_shared<std::string>();
+    auto unset = std::make_shared<bool>(false);
+    cmd->add_option("spec", *spec, "The new default");
+    cmd->add_flag("--unset", *unset, "Remove the default (system)");
+    cmd->callback([&ctx, spec, unset] { run_global(ctx, *spec, *unset); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,46 @@
+// cudaenv init <sh>: print the shell integration. For pwsh and cmd it also
+// (re)writes the session shims in <store>/shims.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <spdlog/spdlog.h>
+
+#include "commands/context.hpp"
+#include "platform/platform.hpp"
+#include "shell/shell.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_init(Context& ctx, const std::string& shell_name) {
+    auto shell = make_shell(shell_name);
+    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(ctx.store().root())};
+    if (shell->name() == "pwsh" || shell->name() == "cmd") {
+        // A profile must keep loading even when the store is read-only.
+        try {
+            ctx.refresh_session_shims();
+        } catch (const Error& e) {
+            spdlog::warn("could not write the session shims: {}", e.what());
+        }
+    }
+    std::cout << shell->init_script(opts);
+}
+
+}  // namespace
+
+void register_init(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("init", "Print the shell integration (bash, zsh, fish, pwsh, powershell, cmd)");
+    auto shell = std::make_shared<std::string>();
+    cmd->add_option("shell", *shell, "The shell")->required();
+    cmd->footer(
+        "bash:  eval \"$(cudaenv init bash)\"            in ~/.bashrc\n"
+        "zsh:   eval \"$(cudaenv init zsh)\"             in ~/.zshrc\n"
+        "fish:  cudaenv init fish | source               in ~/.config/fish/config.fish\n"
+        "pwsh:  Invoke-Expression (& cudaenv init pwsh | Out-String)   in $PROFILE\n"
+        "cmd:   the printed line as AutoRun (HKCU\\Software\\Microsoft\\Command Processor)");
+    cmd->callback([&ctx, shell] { run_init(ctx, *shell); });
+}
+
+}  // namespace cudaenv

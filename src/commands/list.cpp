@@ -1,0 +1,92 @@
+// cudaenv list [--json|--bare]: every pair, the active one starred, and any
+// cuDNN that fits no installed toolkit.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands/context.hpp"
+#include "commands/table.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+std::string where(const fs::path& p, bool managed) { return managed ? "store" : fsx::to_utf8(p); }
+
+void run_list(Context& ctx, bool json, bool bare) {
+    auto& store = ctx.store();
+    auto pairs = all_pairs(store);
+    auto orphans = cudnns_without_toolkit(store);
+
+    // Which listed pair is active: the one the active spec selects.
+    std::string active_spec;
+    try {
+        auto active = ctx.active();
+        if (!active.spec.system) active_spec = select_pair(active.spec, store).spec();
+    } catch (const Error&) {
+        // An active spec that matches nothing is reported by `current`, not here.
+    }
+
+    if (bare) {
+        for (const auto& p : pairs) std::cout << p.spec() << "\n";
+        return;
+    }
+    if (json) {
+        auto arr = nlohmann::json::array();
+        for (const auto& p : pairs) {
+            nlohmann::json j{{"spec", p.spec()},
+                             {"active", p.spec() == active_spec},
+                             {"cuda", {{"version", p.toolkit.version.str()},
+                                       {"path", fsx::to_utf8(p.toolkit.path)},
+                                       {"managed", p.toolkit.managed}}},
+                             {"cudnn", nullptr}};
+            if (p.cudnn)
+                j["cudnn"] = {{"version", p.cudnn->version.str()},
+                              {"cuda_major", p.cudnn->cuda_major},
+                              {"path", fsx::to_utf8(p.cudnn->path)},
+                              {"managed", p.cudnn->managed}};
+            auto check = store.last_check(p.spec());
+            j["check"] = check ? nlohmann::json(*check) : nlohmann::json(nullptr);
+            arr.push_back(std::move(j));
+        }
+        auto loose = nlohmann::json::array();
+        for (const auto& c : orphans)
+            loose.push_back({{"version", c.version.str()},
+                             {"cuda_major", c.cuda_major},
+                             {"path", fsx::to_utf8(c.path)},
+                             {"managed", c.managed}});
+        std::cout << nlohmann::json{{"pairs", arr}, {"cudnn_without_toolkit", loose}}.dump(2) << "\n";
+        return;
+    }
+    if (pairs.empty() && orphans.empty()) {
+        std::cerr << "No CUDA installed yet. Try `cudaenv discover --add` or `cudaenv install 12.6`.\n";
+        return;
+    }
+    Table t({"", "SPEC", "CUDA", "CUDNN", "WHERE", "CHECK"});
+    for (const auto& p : pairs) {
+        std::string loc = where(p.toolkit.path, p.toolkit.managed);
+        if (p.cudnn && (p.cudnn->managed != p.toolkit.managed || !p.cudnn->managed))
+            loc += " + " + where(p.cudnn->path, p.cudnn->managed);
+        t.add({p.spec() == active_spec ? "*" : "", p.spec(), p.toolkit.version.str(),
+               p.cudnn ? p.cudnn->version.str() : "-", loc, store.last_check(p.spec()).value_or("-")});
+    }
+    for (const auto& c : orphans)
+        t.add({"", "-", "-", c.version.str() + (c.cuda_major ? " (for CUDA " + std::to_string(c.cuda_major) + ")" : ""),
+               where(c.path, c.managed), "no toolkit for it"});
+    std::cout << t.str();
+}
+
+}  // namespace
+
+void register_list(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("list", "List installed pairs; * marks the active one");
+    auto json = std::make_shared<bool>(false);
+    auto bare = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "Print JSON");
+    cmd->add_flag("--bare", *bare, "Print only the specs, one per line");
+    cmd->callback([&ctx, json, bare] { run_list(ctx, *json, *bare); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,46 @@
+// cudaenv local <spec> | --unset: write or remove .cudaenv in the current folder.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_local(Context& ctx, const std::string& spec_text, bool unset) {
+    auto file = ctx.cwd() / ".cudaenv";
+    if (unset) {
+        std::error_code ec;
+        if (!std::filesystem::remove(file, ec)) {
+            if (ec) throw Error("cannot remove '" + fsx::to_utf8(file) + "': " + ec.message());
+            std::cerr << "cudaenv: no .cudaenv in " << fsx::to_utf8(ctx.cwd()) << "\n";
+        }
+        return;
+    }
+    if (spec_text.empty()) {
+        // Like pyenv: without arguments, show what is set here.
+        auto vf = find_version_file(ctx.cwd());
+        if (!vf) throw Error("no .cudaenv in this folder or above", "set one with `cudaenv local <spec>`");
+        std::cout << vf->spec.str() << "\n";
+        return;
+    }
+    auto spec = Spec::parse_or_throw(spec_text);
+    if (!spec.system) select_pair(spec, ctx.store());  // refuse a spec that matches nothing installed
+    fsx::write_file_atomic(file, spec.str() + "\n");
+}
+
+}  // namespace
+
+void register_local(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("local", "Pin this folder (and below) to a pair: writes .cudaenv");
+    auto spec = std::make_shared<std::string>();
+    auto unset = std::make_shared<bool>(false);
+    cmd->add_option("spec", *spec, "The spec to write");
+    cmd->add_flag("--unset", *unset, "Remove .cudaenv from this folder");
+    cmd->callback([&ctx, spec, unset] { run_local(ctx, *spec, *unset); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,253 @@
+#include "core/activation.hpp"
+
+#include <cctype>
+#include <map>
+
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+bool is_list_var(const std::string& name) { return name == "PATH" || name == "LD_LIBRARY_PATH"; }
+
+// __CUDAENV_STATE: "v1" then ";NAME=-" (was unset) or ";NAME=+<pct>" (its old
+// value) per saved variable, and ";~NAME=<pct>" for the list value cudaenv
+// last set, so deactivate can tell whether the user changed it since.
+std::string pct(std::string_view s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == ':' || c == '\\') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::optional<std::string> unpct(std::string_view s) {
+    auto hex = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        return -1;
+    };
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '%') {
+            out += s[i];
+            continue;
+        }
+        if (i + 2 >= s.size()) return std::nullopt;
+        int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
+        if (hi < 0 || lo < 0) return std::nullopt;
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+    }
+    return out;
+}
+
+struct State {
+    std::map<std::string, std::optional<std::string>> saved;  // original values
+    std::map<std::string, std::string> last_set;              // list values cudaenv set
+    std::vector<std::string> order;                           // saved names, in order
+};
+
+std::optional<State> read_state(const EnvReader& env) {
+    auto raw = env(state_var);
+    if (!raw || !raw->starts_with("v1")) return std::nullopt;
+    State st;
+    for (const auto& field : str::split(*raw, ';')) {
+        if (field == "v1" || field.empty()) continue;
+        auto eq = field.find('=');
+        if (eq == std::string::npos) return std::nullopt;
+        auto name = field.substr(0, eq);
+        auto body = std::string_view(field).substr(eq + 1);
+        if (name.starts_with("~")) {
+            auto v = unpct(body);
+            if (!v) return std::nullopt;
+            st.last_set[name.substr(1)] = *v;
+        } else if (body == "-") {
+            st.saved[name] = std::nullopt;
+            st.order.push_back(name);
+        } else if (body.starts_with("+")) {
+            auto v = unpct(body.substr(1));
+            if (!v) return std::nullopt;
+            st.saved[name] = *v;
+            st.order.push_back(name);
+        } else {
+            return std::nullopt;
+        }
+    }
+    return st;
+}
+
+std::string write_state(const State& st) {
+    std::string out = "v1";
+    for (const auto& name : st.order) {
+        const auto& v = st.saved.at(name);
+        out += ";" + name + "=" + (v ? "+" + pct(*v) : std::string("-"));
+    }
+    for (const auto& [name, v] : st.last_set) out += ";~" + name + "=" + pct(v);
+    return out;
+}
+
+// A list variable restored after the user changed it since `use`: keep their
+// changes, drop the entries cudaenv put first.
+std::string merge_back(const std::string& current, const std::string& we_set, const std::optional<std::string>& original,
+                       PathStyle style) {
+    auto ours = split_path_list(we_set, style);
+    auto orig = original ? split_path_list(*original, style) : std::vector<std::string>{};
+    std::vector<std::string> out;
+    for (const auto& e : split_path_list(current, style)) {
+        bool prepended_by_us = false;
+        for (const auto& o : ours) {
+            bool in_orig = false;
+            for (const auto& x : orig) in_orig = in_orig || same_path_entry(x, o, style);
+            if (!in_orig && same_path_entry(o, e, style)) prepended_by_us = true;
+        }
+        if (!prepended_by_us) out.push_back(e);
+    }
+    return join_path_list(out, style);
+}
+
+}  // namespace
+
+PairEnv pair_env(const DetectedPair& pair, const std::string& spec) {
+    PairEnv e;
+    e.spec = spec;
+    e.cuda_root = fsx::to_utf8(pair.toolkit.root);
+    e.cuda_version = pair.toolkit.version;
+    for (const auto& d : pair.toolkit.bin_dirs) e.path_dirs.push_back(fsx::to_utf8(d));
+    for (const auto& d : pair.toolkit.lib_dirs) e.lib_dirs.push_back(fsx::to_utf8(d));
+    if (pair.cudnn) {
+        e.cudnn_root = fsx::to_utf8(pair.cudnn->root);
+        for (const auto& d : pair.cudnn->bin_dirs) e.path_dirs.push_back(fsx::to_utf8(d));
+        for (const auto& d : pair.cudnn->lib_dirs) e.lib_dirs.push_back(fsx::to_utf8(d));
+    }
+    return e;
+}
+
+bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style) {
+    for (const auto& r : roots)
+        if (path_entry_under(entry, r, style)) return true;
+    auto key = path_entry_key(entry, style);
+    if (style == PathStyle::windows) {
+        return key.find("\\nvidia gpu computing toolkit\\cuda\\v") != std::string::npos ||
+               key.find("\\nvidia\\cudnn\\v") != std::string::npos;
+    }
+    for (std::string_view place : {"/usr/local/cuda", "/opt/cuda"})
+        if (key.starts_with(place)) return true;
+    return false;
+}
+
+std::vector<std::string> known_roots(Store& store) {
+    // Never treat a shared system folder as a root (a system cuDNN lives in /usr).
+    auto unsafe = [](const fs::path& p) {
+        auto n = fsx::absolute_normal(p);
+        if (n == n.root_path() || n == fs::path("/usr") || n == fs::path("/usr/local") || n == fs::path("/opt"))
+            return true;
+        for (const auto& s : platform::system_library_dirs())
+            if (n == fsx::absolute_normal(s)) return true;
+        return false;
+    };
+    std::vector<std::string> roots = {fsx::to_utf8(store.toolkits_dir()), fsx::to_utf8(store.cudnn_dir())};
+    for (const auto& t : store.toolkits())
+        if (!unsafe(t.path)) roots.push_back(fsx::to_utf8(t.path));
+    for (const auto& c : store.cudnns())
+        if (!unsafe(c.path)) roots.push_back(fsx::to_utf8(c.path));
+    return roots;
+}
+
+std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
+                                const OwnedEntry& owned, PathStyle style) {
+    State st = read_state(env).value_or(State{});
+    auto original = [&](const std::string& name) -> std::optional<std::string> {
+        if (auto it = st.saved.find(name); it != st.saved.end()) return it->second;
+        return env(name);
+    };
+    std::map<std::string, std::optional<std::string>> target;
+    std::vector<std::string> names;
+    auto want = [&](const std::string& name, std::optional<std::string> value) {
+        if (!target.count(name)) names.push_back(name);
+        target[name] = std::move(value);
+    };
+
+    std::vector<std::string> lists = {"PATH"};
+    if (style == PathStyle::posix) lists.push_back("LD_LIBRARY_PATH");
+    for (const auto& var : lists) {
+        if (!pair) {
+            // "system": the list as it was before cudaenv, keeping later user changes.
+            auto cur = env(var);
+            auto last = st.last_set.find(var);
+            if (last != st.last_set.end() && cur && *cur != last->second)
+                want(var, merge_back(*cur, last->second, original(var), style));
+            else
+                want(var, original(var));
+            continue;
+        }
+        const auto& dirs = var == "PATH" ? pair->path_dirs : pair->lib_dirs;
+        auto cur = env(var).value_or("");
+        auto value = rewrite_path_list(cur, dirs, owned, style);
+        if (value.empty() && !env(var) && !st.saved.count(var)) continue;  // leave an unset variable unset
+        want(var, value);
+    }
+    if (pair) {
+        want("CUDA_PATH", pair->cuda_root);
+        want("CUDA_HOME", pair->cuda_root);
+        want("CUDNN_PATH", pair->cudnn_root);
+        want("CUDNN_HOME", pair->cudnn_root);
+        if (style == PathStyle::windows)
+            want("CUDA_PATH_V" + std::to_string(pair->cuda_version.major()) + "_" +
+                     std::to_string(pair->cuda_version.minor()),
+                 pair->cuda_root);
+    }
+    want("CUDAENV_VERSION", spec);
+
+    if (style == PathStyle::windows && target["PATH"] && target["PATH"]->size() > cmd_path_limit)
+        throw Error("the new PATH would be " + std::to_string(target["PATH"]->size()) +
+                        " characters; cmd.exe ignores a PATH longer than 8191",
+                    "remove entries you no longer need from PATH, then try again");
+
+    // Variables touched by an earlier `use` but not by this one go back to how they were.
+    for (const auto& name : st.order)
+        if (!target.count(name)) want(name, st.saved.at(name));
+
+    std::vector<EnvChange> out;
+    for (const auto& name : names) {
+        if (!st.saved.count(name)) {
+            st.saved[name] = env(name);
+            st.order.push_back(name);
+        }
+        if (target[name] != env(name)) out.push_back({name, target[name]});
+        if (is_list_var(name) && target[name]) st.last_set[name] = *target[name];
+        else st.last_set.erase(name);
+    }
+    out.push_back({state_var, write_state(st)});
+    return out;
+}
+
+std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style) {
+    auto st = read_state(env);
+    if (!st) return {};
+    std::vector<EnvChange> out;
+    for (const auto& name : st->order) {
+        std::optional<std::string> value = st->saved.at(name);
+        auto last = st->last_set.find(name);
+        auto cur = env(name);
+        if (is_list_var(name) && last != st->last_set.end() && cur && *cur != last->second)
+            value = merge_back(*cur, last->second, value, style);
+        if (value != cur) out.push_back({name, value});
+    }
+    out.push_back({state_var, std::nullopt});
+    return out;
+}
+
+}  // namespace cudaenv

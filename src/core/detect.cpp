@@ -1,0 +1,349 @@
+#include "core/detect.hpp"
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "platform/platform.hpp"
+#include "util/elf.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+// File names in a folder (not recursive); empty when it cannot be read.
+std::vector<std::string> list_names(const fs::path& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        out.push_back(fsx::to_utf8(it->path().filename()));
+    return out;
+}
+
+std::optional<std::string> find_name(const std::vector<std::string>& names, const std::regex& re,
+                                     std::smatch* m = nullptr) {
+    for (const auto& n : names) {
+        std::smatch local;
+        if (std::regex_match(n, local, re)) {
+            if (m) *m = local;
+            return n;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<int> define_value(const std::string& text, const std::string& name) {
+    std::regex re("#[ \t]*define[ \t]+" + name + "[ \t]+([0-9]+)");
+    std::smatch m;
+    int v = 0;
+    if (std::regex_search(text, m, re) && str::parse_int(m[1].str(), v)) return v;
+    return std::nullopt;
+}
+
+bool is_system_lib_dir(const fs::path& p) {
+    for (const auto& s : platform::system_library_dirs())
+        if (fsx::absolute_normal(p) == fsx::absolute_normal(s)) return true;
+    return false;
+}
+
+// pip wheels: site-packages/nvidia/<pkg> with site-packages/<dist>-<ver>.dist-info beside.
+// Returns {version, cuda major} from the first dist-info whose name starts with `prefix`.
+std::optional<std::pair<Version, int>> pip_dist_info(const fs::path& pkg_root, const std::string& prefix) {
+    auto site = pkg_root.parent_path().parent_path();
+    if (fsx::to_utf8(pkg_root.parent_path().filename()) != "nvidia") return std::nullopt;
+    std::regex re(prefix + "_cu([0-9]+)-([0-9.]+)\\.dist-info", std::regex::icase);
+    std::smatch m;
+    auto names = list_names(site);
+    if (!find_name(names, re, &m)) return std::nullopt;
+    auto v = Version::parse(str::trim(m[2].str()));
+    int major = 0;
+    str::parse_int(m[1].str(), major);
+    if (!v) return std::nullopt;
+    return std::make_pair(*v, major);
+}
+
+}  // namespace
+
+std::optional<Version> cudnn_version_from_header(const std::string& text) {
+    auto major = define_value(text, "CUDNN_MAJOR");
+    auto minor = define_value(text, "CUDNN_MINOR");
+    auto patch = define_value(text, "CUDNN_PATCHLEVEL");
+    if (!major || !minor || !patch) return std::nullopt;
+    return Version({*major, *minor, *patch});
+}
+
+std::optional<Version> cuda_version_from_version_json(const std::string& text) {
+    auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    auto cuda = j.find("cuda");
+    if (cuda == j.end() || !cuda->is_object()) return std::nullopt;
+    auto ver = cuda->find("version");
+    if (ver == cuda->end() || !ver->is_string()) return std::nullopt;
+    auto v = Version::parse(ver->get<std::string>());
+    if (!v) return std::nullopt;
+    // Linux installs may write a build date as the third field ("11.8.20220929").
+    if (v->parts().size() >= 3 && v->parts()[2] > 100000) return v->prefix(2);
+    return v;
+}
+
+std::optional<Version> cuda_version_from_header(const std::string& text) {
+    auto v = define_value(text, "CUDART_VERSION");
+    if (!v) v = define_value(text, "CUDA_VERSION");
+    if (!v || *v < 1000) return std::nullopt;
+    return Version({*v / 1000, (*v % 1000) / 10});
+}
+
+int cuda_major_from_archive_name(const std::string& name) {
+    static const std::regex re(".*_cuda([0-9]+)-archive.*");
+    std::smatch m;
+    int v = 0;
+    if (std::regex_match(name, m, re)) str::parse_int(m[1].str(), v);
+    return v;
+}
+
+std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
+    auto dir = fsx::absolute_normal(dir_in);
+    if (!fsx::is_dir(dir)) return std::nullopt;
+    Toolkit tk;
+    tk.root = dir;
+
+    static const std::regex linux_cudart(R"(libcudart\.so(\.[0-9.]+)?)");
+    static const std::regex linux_cudart_full(R"(libcudart\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
+    static const std::regex win_cudart(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
+
+    bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
+    bool has_runtime = false;
+    std::string lib_version_name;
+    std::smatch m;
+
+    // Windows: DLLs in bin (CUDA <= 12) or bin\x64 (CUDA 13).
+    for (auto sub : {fs::path("bin") / "x64", fs::path("bin")}) {
+        auto names = list_names(dir / sub);
+        if (auto n = find_name(names, win_cudart, &m)) {
+            tk.windows = true;
+            has_runtime = true;
+            if (lib_version_name.empty()) lib_version_name = *n;
+        }
+    }
+    // Linux library folders, most specific first.
+    bool debian = fsx::to_utf8(dir.filename()) == "nvidia-cuda-toolkit";
+    std::vector<fs::path> lib_candidates = {dir / "lib64", dir / "targets" / "x86_64-linux" / "lib", dir / "lib", dir};
+    if (debian) lib_candidates.insert(lib_candidates.begin(), platform::system_library_dirs().front());
+    for (const auto& ld : lib_candidates) {
+        auto names = list_names(ld);
+        if (!find_name(names, linux_cudart)) continue;
+        has_runtime = true;
+        if (!is_system_lib_dir(ld) && tk.lib_dirs.empty()) tk.lib_dirs.push_back(ld);
+        if (auto full = find_name(names, linux_cudart_full, &m); full && lib_version_name.empty())
+            lib_version_name = *full;
+        if (ld == dir) tk.layout = "runtime-only";
+    }
+    if (!has_nvcc && !has_runtime) return std::nullopt;
+
+    // Tools and (Windows) DLL folders that belong on PATH.
+    if (fsx::is_dir(dir / "bin" / "x64") && tk.windows) tk.bin_dirs.push_back(dir / "bin" / "x64");
+    if (fsx::is_dir(dir / "bin")) tk.bin_dirs.push_back(dir / "bin");
+
+    // Version: version.json, then headers, then pip metadata, then library names.
+    if (auto text = fsx::read_file(dir / "version.json", 1 << 20)) {
+        if (auto v = cuda_version_from_version_json(*text)) {
+            tk.version = *v;
+            tk.version_source = "version.json";
+        }
+    }
+    if (tk.version.empty()) {
+        std::vector<fs::path> headers = {dir / "include" / "cuda_runtime_api.h",
+                                         dir / "targets" / "x86_64-linux" / "include" / "cuda_runtime_api.h",
+                                         dir / "include" / "cuda.h"};
+        if (debian) headers.push_back("/usr/include/cuda_runtime_api.h");
+        for (const auto& h : headers) {
+            auto text = fsx::read_file(h, 4 << 20);
+            if (!text) continue;
+            if (auto v = cuda_version_from_header(*text)) {
+                tk.version = *v;
+                tk.version_source = fsx::to_utf8(h.filename());
+                break;
+            }
+        }
+    }
+    if (auto pip = pip_dist_info(dir, "nvidia_cuda_runtime")) {
+        if (tk.version.empty() || tk.version.matches(pip->first.prefix(2))) {
+            tk.version = pip->first;
+            tk.version_source = "pip metadata";
+        }
+        tk.layout = "pip";
+    }
+    if (tk.version.empty() && !lib_version_name.empty()) {
+        if (std::regex_match(lib_version_name, m, linux_cudart_full)) {
+            tk.version = *Version::parse(m[1].str());
+        } else if (std::regex_match(lib_version_name, m, win_cudart)) {
+            // cudart64_110.dll is every 11.x; cudart64_12.dll every 12.x.
+            auto digits = m[1].str();
+            int major = 0;
+            str::parse_int(digits.size() == 3 ? digits.substr(0, 2) : digits, major);
+            tk.version = Version({major});
+        }
+        tk.version_source = lib_version_name;
+    }
+    if (tk.version.empty()) return std::nullopt;
+    if (tk.layout.empty()) tk.layout = debian ? "debian" : "standard";
+    return tk;
+}
+
+namespace {
+
+struct CudnnFiles {
+    std::vector<fs::path> lib_dirs, bin_dirs;
+    std::string lib_version_name;
+    bool windows = false;
+};
+
+const std::regex& linux_cudnn() {
+    static const std::regex re(R"(libcudnn\.so(\.[0-9.]+)?)");
+    return re;
+}
+const std::regex& win_cudnn() {
+    static const std::regex re(R"(cudnn64_([0-9]+)\.dll)", std::regex::icase);
+    return re;
+}
+
+void scan_lib_dir(const fs::path& d, CudnnFiles& f) {
+    static const std::regex full(R"(libcudnn\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
+    auto names = list_names(d);
+    std::smatch m;
+    if (find_name(names, linux_cudnn())) {
+        f.lib_dirs.push_back(d);
+        if (auto n = find_name(names, full)) f.lib_version_name = *n;
+    }
+    if (auto n = find_name(names, win_cudnn())) {
+        f.bin_dirs.push_back(d);
+        f.windows = true;
+        if (f.lib_version_name.empty()) f.lib_version_name = *n;
+    }
+}
+
+std::optional<Version> version_from_headers(const std::vector<fs::path>& include_dirs, fs::path& found_in) {
+    for (const auto& inc : include_dirs)
+        for (auto name : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"}) {
+            auto text = fsx::read_file(inc / name, 4 << 20);
+            if (!text) continue;
+            if (auto v = cudnn_version_from_header(*text)) {
+                found_in = inc;
+                return v;
+            }
+        }
+    return std::nullopt;
+}
+
+// The CUDA major a Linux cuDNN links against (libcublasLt.so.12, libcudart.so.11, ...).
+int cuda_major_from_elf(const fs::path& lib_dir) {
+    static const std::regex re(R"(lib(cublasLt|cublas|cudart|nvrtc)\.so\.([0-9]+))");
+    for (const auto& name : list_names(lib_dir)) {
+        if (!name.starts_with("libcudnn")) continue;
+        for (const auto& need : elf::needed_libraries(lib_dir / fsx::from_utf8(name))) {
+            std::smatch m;
+            int v = 0;
+            if (std::regex_match(need, m, re) && str::parse_int(m[2].str(), v)) return v;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& variant) {
+    auto dir = fsx::absolute_normal(dir_in);
+    if (!fsx::is_dir(dir)) return std::nullopt;
+    Cudnn c;
+    c.root = dir;
+    CudnnFiles f;
+    std::vector<fs::path> includes;
+
+    if (!variant.empty()) {
+        // Windows installer: bin\<cuda>\[x64\], include\<cuda>\, lib\<cuda>\x64\.
+        c.variant = variant;
+        c.layout = "installer";
+        auto v = fsx::from_utf8(variant);
+        scan_lib_dir(dir / "bin" / v / "x64", f);
+        scan_lib_dir(dir / "bin" / v, f);
+        includes = {dir / "include" / v};
+        if (auto vv = Version::parse(variant)) {
+            c.cuda_major = vv->major();
+            c.cuda_major_source = "installer folder";
+        }
+    } else {
+        bool flat_system = is_system_lib_dir(dir);
+        for (auto sub : {fs::path("bin") / "x64", fs::path("bin"), fs::path("lib64"), fs::path("lib"),
+                         fs::path("lib") / "x86_64-linux-gnu", fs::path()})
+            scan_lib_dir(sub.empty() ? dir : dir / sub, f);
+        includes = {dir / "include", dir / "include" / "x86_64-linux-gnu"};
+        if (flat_system || dir == fs::path("/usr")) {
+            c.layout = "system";
+            includes.push_back("/usr/include");
+            includes.push_back("/usr/include/x86_64-linux-gnu");
+            if (flat_system) c.root = "/usr";
+        }
+    }
+    if (f.lib_dirs.empty() && f.bin_dirs.empty()) return std::nullopt;
+    c.windows = f.windows;
+    c.bin_dirs = f.bin_dirs;
+    for (const auto& d : f.lib_dirs)
+        if (!is_system_lib_dir(d)) c.lib_dirs.push_back(d);
+
+    fs::path inc;
+    if (auto v = version_from_headers(includes, inc)) {
+        c.version = *v;
+        c.include_dir = inc;
+    }
+    if (auto pip = pip_dist_info(dir, "nvidia_cudnn")) {
+        if (c.version.empty() || pip->first.matches(c.version)) c.version = pip->first;
+        c.cuda_major = pip->second;
+        c.cuda_major_source = "pip metadata";
+        c.layout = "pip";
+    }
+    if (c.version.empty() && !f.lib_version_name.empty()) {
+        std::smatch m;
+        static const std::regex full(R"(libcudnn\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
+        if (std::regex_match(f.lib_version_name, m, full)) c.version = *Version::parse(m[1].str());
+        else if (std::regex_match(f.lib_version_name, m, win_cudnn())) c.version = *Version::parse(m[1].str());
+    }
+    if (c.version.empty()) return std::nullopt;
+
+    if (c.cuda_major == 0) {
+        // The archive folder name (cudnn-...-8.9.7.29_cuda11-archive), also as the store names it.
+        // The folder itself or its parent (an archive unpacked into a folder of its own).
+        for (const auto& p : {dir, dir.parent_path()}) {
+            if (int major = cuda_major_from_archive_name(fsx::to_utf8(p.filename()) + "-archive")) {
+                c.cuda_major = major;
+                c.cuda_major_source = "folder name";
+                break;
+            }
+        }
+    }
+    if (c.cuda_major == 0)
+        for (const auto& ld : f.lib_dirs)
+            if (int major = cuda_major_from_elf(ld)) {
+                c.cuda_major = major;
+                c.cuda_major_source = "linked libraries";
+                break;
+            }
+    if (c.layout.empty()) c.layout = fsx::is_dir(dir / "include") ? "archive" : "flat";
+    return c;
+}
+
+std::vector<Cudnn> detect_cudnns(const fs::path& dir_in) {
+    auto dir = fsx::absolute_normal(dir_in);
+    std::vector<Cudnn> out;
+    // Windows installer: bin\12.9\..., bin\13.0\...
+    std::vector<std::string> variants;
+    for (const auto& n : list_names(dir / "bin"))
+        if (auto v = Version::parse(n); v && v->parts().size() == 2 && fsx::is_dir(dir / "bin" / n)) variants.push_back(n);
+    for (const auto& v : variants)
+        if (auto c = detect_cudnn(dir, v)) out.push_back(*c);
+    if (out.empty())
+        if (auto c = detect_cudnn(dir)) out.push_back(*c);
+    return out;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,84 @@
+#include "core/pathlist.hpp"
+
+#include "platform/platform.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+PathStyle native_path_style() { return platform::is_windows ? PathStyle::windows : PathStyle::posix; }
+
+char list_separator(PathStyle style) { return style == PathStyle::windows ? ';' : ':'; }
+
+std::vector<std::string> split_path_list(std::string_view list, PathStyle style) {
+    std::vector<std::string> out;
+    if (list.empty()) return out;
+    if (style == PathStyle::posix) return str::split(list, ':');
+    std::string cur;
+    bool quoted = false;
+    for (char c : list) {
+        if (c == '"') quoted = !quoted;
+        if (c == ';' && !quoted) {
+            out.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    out.push_back(std::move(cur));
+    return out;
+}
+
+std::string join_path_list(const std::vector<std::string>& entries, PathStyle style) {
+    return str::join(entries, std::string(1, list_separator(style)));
+}
+
+std::string path_entry_key(std::string_view entry, PathStyle style) {
+    std::string k;
+    if (style == PathStyle::windows) {
+        for (char c : entry)
+            if (c != '"') k += (c == '/') ? '\\' : c;
+        k = str::to_lower_ascii(k);
+        // Keep the root of a drive ("c:\") whole.
+        while (k.size() > 1 && k.back() == '\\' && !(k.size() == 3 && k[1] == ':')) k.pop_back();
+    } else {
+        k = entry;
+        while (k.size() > 1 && k.back() == '/') k.pop_back();
+    }
+    return k;
+}
+
+bool same_path_entry(std::string_view a, std::string_view b, PathStyle style) {
+    return path_entry_key(a, style) == path_entry_key(b, style);
+}
+
+bool path_entry_under(std::string_view entry, std::string_view root, PathStyle style) {
+    auto e = path_entry_key(entry, style);
+    auto r = path_entry_key(root, style);
+    if (r.empty() || e.empty()) return false;
+    if (e == r) return true;
+    char sep = style == PathStyle::windows ? '\\' : '/';
+    if (r.back() == sep) return e.starts_with(r);
+    return e.size() > r.size() && e.starts_with(r) && e[r.size()] == sep;
+}
+
+std::string rewrite_path_list(std::string_view current, const std::vector<std::string>& prepend,
+                              const std::function<bool(const std::string&)>& owned, PathStyle style) {
+    std::vector<std::string> out;
+    auto already = [&](const std::string& e) {
+        for (const auto& o : out)
+            if (same_path_entry(o, e, style)) return true;
+        return false;
+    };
+    for (const auto& p : prepend)
+        if (!already(p)) out.push_back(p);
+    for (auto& e : split_path_list(current, style)) {
+        if (!e.empty() && owned(e)) continue;
+        bool is_prepended = false;
+        for (const auto& p : prepend)
+            if (!e.empty() && same_path_entry(p, e, style)) is_prepended = true;
+        if (!is_prepended) out.push_back(std::move(e));
+    }
+    return join_path_list(out, style);
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,141 @@
+#include "core/resolve.hpp"
+
+#include "core/config.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+constexpr size_t max_version_file = 64 * 1024;
+
+// Shows a bad value safely: no control characters, bounded length.
+std::string shown(std::string_view s) {
+    std::string out(s.substr(0, 60));
+    for (auto& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    if (s.size() > 60) out += "...";
+    return out;
+}
+
+[[noreturn]] void bad_file(const std::filesystem::path& path, size_t line, const std::string& what) {
+    throw Error(fsx::to_utf8(path) + ":" + std::to_string(line) + ": " + what,
+                "a .cudaenv holds one spec such as 12.4, 11.8+8.9.7 or system; it is data and is never run");
+}
+
+std::vector<std::string> lines_of(std::string text) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // Notepad's UTF-8 BOM
+    auto lines = str::split(text, '\n');
+    for (auto& l : lines)
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+    return lines;
+}
+
+}  // namespace
+
+const char* ActiveSpec::origin_name() const {
+    switch (origin) {
+        case Origin::env: return "env";
+        case Origin::file: return "file";
+        case Origin::global: return "global";
+        case Origin::system: return "system";
+    }
+    return "system";
+}
+
+std::string ActiveSpec::describe() const {
+    switch (origin) {
+        case Origin::env: return "CUDAENV_VERSION";
+        case Origin::file: return fsx::to_utf8(file);
+        case Origin::global: return "global default";
+        case Origin::system: return "default";
+    }
+    return "default";
+}
+
+Spec parse_dot_cudaenv(const std::string& text, const std::filesystem::path& path) {
+    auto lines = lines_of(text);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string_view l = lines[i];
+        if (auto hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
+        l = str::trim(l);
+        if (l.empty()) continue;
+        auto spec = Spec::parse(l);
+        if (!spec) bad_file(path, i + 1, "not a spec: '" + shown(l) + "'");
+        return *spec;
+    }
+    bad_file(path, 1, "no spec in the file");
+}
+
+std::optional<Spec> parse_tool_versions(const std::string& text, const std::filesystem::path& path) {
+    std::optional<std::string> cuda, cudnn;
+    size_t cuda_line = 0;
+    auto lines = lines_of(text);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string_view l = lines[i];
+        if (auto hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
+        l = str::trim(l);
+        auto sp = l.find_first_of(" \t");
+        if (sp == std::string_view::npos) continue;
+        auto tool = l.substr(0, sp);
+        // asdf allows fallbacks ("cuda 12.4 11.8"): the first one is used.
+        auto rest = str::trim(l.substr(sp));
+        auto value = rest.substr(0, rest.find_first_of(" \t"));
+        if (tool == "cuda") {
+            cuda = std::string(value);
+            cuda_line = i + 1;
+        } else if (tool == "cudnn") {
+            cudnn = std::string(value);
+        }
+    }
+    if (!cuda) return std::nullopt;
+    std::string spec_text = *cuda;
+    if (cudnn) spec_text += "+" + *cudnn;
+    auto spec = Spec::parse(spec_text);
+    if (!spec) bad_file(path, cuda_line, "not a cuda/cudnn version: '" + shown(spec_text) + "'");
+    return spec;
+}
+
+std::optional<VersionFile> find_version_file(const std::filesystem::path& start) {
+    auto dir = fsx::absolute_normal(start);
+    for (;;) {
+        auto dot = dir / ".cudaenv";
+        if (fsx::is_file(dot)) {
+            auto text = fsx::read_file(dot, max_version_file);
+            if (!text) bad_file(dot, 1, "unreadable or larger than 64 KiB");
+            return VersionFile{dot, parse_dot_cudaenv(*text, dot)};
+        }
+        auto tv = dir / ".tool-versions";
+        if (fsx::is_file(tv)) {
+            if (auto text = fsx::read_file(tv, max_version_file))
+                if (auto spec = parse_tool_versions(*text, tv)) return VersionFile{tv, *spec};
+        }
+        auto parent = dir.parent_path();
+        if (parent == dir || parent.empty()) return std::nullopt;
+        dir = parent;
+    }
+}
+
+ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<std::string>& env_version,
+                          const Config& config) {
+    if (env_version && !env_version->empty()) {
+        auto spec = Spec::parse(*env_version);
+        if (!spec)
+            throw Error("CUDAENV_VERSION holds an invalid spec: '" + shown(*env_version) + "'",
+                        "run `cudaenv deactivate` or unset CUDAENV_VERSION");
+        return {*spec, Origin::env, {}};
+    }
+    if (auto vf = find_version_file(cwd)) return {vf->spec, Origin::file, vf->path};
+    if (config.global) {
+        auto spec = Spec::parse(*config.global);
+        if (!spec)
+            throw Error("the global default is an invalid spec: '" + shown(*config.global) + "'",
+                        "run `cudaenv global <spec>` to replace it");
+        return {*spec, Origin::global, {}};
+    }
+    return {*Spec::parse("system"), Origin::system, {}};
+}
+
+}  // namespace cudaenv

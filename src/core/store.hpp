@@ -1,0 +1,75 @@
+#pragma once
+// The folder cudaenv owns ($CUDAENV_ROOT, %LOCALAPPDATA%\cudaenv, ~/.local/share/cudaenv):
+//   config.toml            global default, pins, adopted folders
+//   toolkits/<version>/    installed toolkits (by `cudaenv install`)
+//   cudnn/<version>_cuda<N>/ installed cuDNNs
+//   shims/                 session shims (cudaenv.ps1, cudaenv.cmd) and tool shims
+//   cache/, tmp/           downloads and staging for installs
+//   checks.toml            the last `cudaenv check` result per pair
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/version.hpp"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+// What the inventory knows without opening the folder: enough to pick a pair.
+struct ToolkitRecord {
+    fs::path path;
+    Version version;
+    bool managed = false;  // lives in the store (else adopted, never modified)
+};
+
+struct CudnnRecord {
+    fs::path path;
+    std::string variant;
+    Version version;
+    int cuda_major = 0;
+    bool managed = false;
+};
+
+class Store {
+public:
+    explicit Store(fs::path root);
+
+    const fs::path& root() const { return root_; }
+    fs::path config_file() const { return root_ / "config.toml"; }
+    fs::path toolkits_dir() const { return root_ / "toolkits"; }
+    fs::path cudnn_dir() const { return root_ / "cudnn"; }
+    fs::path shims_dir() const { return root_ / "shims"; }
+    fs::path cache_dir() const { return root_ / "cache"; }
+    fs::path tmp_dir() const { return root_ / "tmp"; }
+    fs::path checks_file() const { return root_ / "checks.toml"; }
+
+    // Loaded on first use; throws on a corrupt file.
+    Config& config();
+    // Creates the store if needed and writes config.toml atomically. Throws a
+    // clear error when the store is not writable.
+    void save_config();
+
+    // Newest first. External folders come from config.toml, managed ones
+    // from the store's own folders (named by version).
+    std::vector<ToolkitRecord> toolkits();
+    std::vector<CudnnRecord> cudnns();
+
+    // Where a managed install of this version lives.
+    fs::path managed_toolkit_path(const Version& v) const;
+    fs::path managed_cudnn_path(const Version& v, int cuda_major) const;
+
+    // The last check result for a pair spec ("pass", "fail: ..."), if any.
+    std::optional<std::string> last_check(const std::string& pair_spec);
+
+private:
+    fs::path root_;
+    std::optional<Config> config_;
+};
+
+// Creates the store folder, or throws a clear error when it cannot.
+void ensure_writable_dir(const fs::path& dir);
+
+}  // namespace cudaenv

@@ -1,0 +1,129 @@
+#include "platform/platform.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+extern char** environ;
+
+namespace cudaenv::platform {
+
+std::vector<std::string> utf8_args(int argc, char** argv) { return {argv, argv + argc}; }
+
+void init_console() {}
+
+std::optional<std::string> get_env(const std::string& name) {
+    const char* v = std::getenv(name.c_str());
+    if (!v) return std::nullopt;
+    return std::string(v);
+}
+
+void set_env(const std::string& name, const std::string& value) { ::setenv(name.c_str(), value.c_str(), 1); }
+
+void unset_env(const std::string& name) { ::unsetenv(name.c_str()); }
+
+std::vector<std::pair<std::string, std::string>> environment() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (char** e = environ; e && *e; ++e) {
+        std::string_view kv(*e);
+        auto eq = kv.find('=');
+        if (eq == std::string_view::npos) continue;
+        out.emplace_back(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+    }
+    return out;
+}
+
+fs::path current_dir() {
+    // $PWD keeps the user's view of symlinked folders; fall back to getcwd.
+    std::error_code ec;
+    auto cwd = fs::current_path(ec);
+    if (auto pwd = get_env("PWD"); pwd && !pwd->empty() && (*pwd)[0] == '/') {
+        if (fs::equivalent(fsx::from_utf8(*pwd), cwd, ec)) return fsx::from_utf8(*pwd);
+    }
+    return cwd;
+}
+
+fs::path executable_path() {
+    std::error_code ec;
+    auto p = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) return p;
+    return {};
+}
+
+fs::path home_dir() {
+    if (auto h = get_env("HOME"); h && !h->empty()) return fsx::from_utf8(*h);
+    return "/";
+}
+
+fs::path default_store_root() {
+    if (auto r = get_env("CUDAENV_ROOT"); r && !r->empty()) return fsx::absolute_normal(fsx::from_utf8(*r));
+    if (auto x = get_env("XDG_DATA_HOME"); x && !x->empty() && (*x)[0] == '/')
+        return fsx::from_utf8(*x) / "cudaenv";
+    return home_dir() / ".local" / "share" / "cudaenv";
+}
+
+std::vector<fs::path> system_library_dirs() {
+    return {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib",
+            "/usr/local/lib"};
+}
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+static std::string search_path(const std::string& name, const std::string& path) {
+    if (name.find('/') != std::string::npos) return name;
+    for (const auto& dir : str::split(path, ':')) {
+        auto candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            struct stat st {};
+            if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return candidate;
+        }
+    }
+    return {};
+}
+
+int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
+    std::string path;
+    std::vector<std::string> kv;
+    for (const auto& [k, v] : env) {
+        kv.push_back(k + "=" + v);
+        if (k == "PATH") path = v;
+    }
+    auto program = search_path(argv.at(0), path);
+    if (program.empty()) {
+        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
+        return 127;
+    }
+    std::vector<char*> cargv;
+    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    std::vector<char*> cenv;
+    for (auto& s : kv) cenv.push_back(s.data());
+    cenv.push_back(nullptr);
+    std::cout.flush();
+    ::execve(program.c_str(), cargv.data(), cenv.data());
+    std::cerr << "cudaenv: error: cannot run '" << program << "': " << std::strerror(errno) << "\n";
+    return errno == ENOENT ? 127 : 126;
+}
+
+bool is_executable(const fs::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+void make_executable(const fs::path& p) {
+    std::error_code ec;
+    fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
+}
+
+const char* exe_suffix() { return ""; }
+
+}  // namespace cudaenv::platform

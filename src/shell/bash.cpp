@@ -1,0 +1,59 @@
+// bash: POSIX single quotes; the integration is a function that evaluates
+// what `cudaenv use/shell/deactivate` prints and passes everything else on.
+#include "shell/shell.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+class Bash : public Shell {
+public:
+    std::string_view name() const override { return "bash"; }
+    std::string quote(std::string_view v) const override { return posix_single_quote(v); }
+    std::string set_var(std::string_view n, std::string_view v) const override {
+        return "export " + std::string(n) + "=" + quote(v);
+    }
+    std::string unset_var(std::string_view n) const override { return "unset " + std::string(n); }
+
+    std::string init_script(const InitOptions& o) const override {
+        return "# cudaenv shell integration for bash. Add to ~/.bashrc:  eval \"$(cudaenv init bash)\"\n"
+               "__cudaenv_bin=" + quote(o.exe) + "\n"
+               "cudaenv() {\n"
+               "  case \"${1-}\" in\n"
+               "    use|shell|deactivate)\n"
+               "      local __cudaenv_code\n"
+               "      __cudaenv_code=\"$(CUDAENV_SHELL=bash \"$__cudaenv_bin\" \"$@\")\" || return\n"
+               "      eval \"$__cudaenv_code\"\n"
+               "      ;;\n"
+               "    *) \"$__cudaenv_bin\" \"$@\" ;;\n"
+               "  esac\n"
+               "}\n";
+    }
+
+    std::string completion_script(const std::vector<std::string>& commands) const override {
+        return "# cudaenv completion for bash\n"
+               "_cudaenv_complete() {\n"
+               "  local cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
+               "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+               "    COMPREPLY=($(compgen -W " + quote(str::join(commands, " ")) + " -- \"$cur\"))\n"
+               "    return\n"
+               "  fi\n"
+               "  case \"${COMP_WORDS[1]}\" in\n"
+               "    use|shell|local|global|env|exec|uninstall|check|pair)\n"
+               "      COMPREPLY=($(compgen -W \"system $(command cudaenv list --bare 2>/dev/null)\" -- \"$cur\")) ;;\n"
+               "    init|completions)\n"
+               "      COMPREPLY=($(compgen -W 'bash zsh fish pwsh powershell cmd' -- \"$cur\")) ;;\n"
+               "    add|discover)\n"
+               "      COMPREPLY=($(compgen -d -- \"$cur\")) ;;\n"
+               "  esac\n"
+               "}\n"
+               "complete -F _cudaenv_complete cudaenv\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Shell> make_bash() { return std::make_unique<Bash>(); }
+
+}  // namespace cudaenv

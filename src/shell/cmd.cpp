@@ -1,0 +1,88 @@
+// cmd.exe: `set "NAME=value"` lines in a batch file that the cudaenv.cmd shim
+// CALLs. In a batch file % must be doubled everywhere; cmd toggles quoting at
+// every ", and outside quotes the characters ^ & | < > ( ) need a caret.
+// Delayed expansion (!) is off by default in cmd and the shim does not turn it on.
+#include "shell/shell.hpp"
+
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+// Escapes text that follows an opening " on a batch line.
+std::string batch_escape_in_quotes(std::string_view v) {
+    std::string out;
+    bool quoted = true;
+    for (char c : v) {
+        if (c == '%') {
+            out += "%%";
+            continue;
+        }
+        if (c == '"') quoted = !quoted;
+        else if (!quoted && std::string_view("^&|<>()").find(c) != std::string_view::npos) out += '^';
+        out += c;
+    }
+    return out;
+}
+
+class Cmd : public Shell {
+public:
+    std::string_view name() const override { return "cmd"; }
+    std::string quote(std::string_view v) const override { return "\"" + batch_escape_in_quotes(v) + "\""; }
+    std::string set_var(std::string_view n, std::string_view v) const override {
+        // An unbalanced " inside would flip the quoting of the closing one; keep it balanced.
+        std::string body = std::string(n) + "=" + std::string(v);
+        return "set " + quote(body);
+    }
+    std::string unset_var(std::string_view n) const override { return "set \"" + std::string(n) + "=\""; }
+
+    std::string init_script(const InitOptions& o) const override {
+        // One line for HKCU\Software\Microsoft\Command Processor\AutoRun. The
+        // CUDAENV_CMD_INIT guard stops nested cmd.exe processes from running it again.
+        std::string shim = o.store + "\\shims\\cudaenv.cmd";
+        return "@if not defined CUDAENV_CMD_INIT (set \"CUDAENV_CMD_INIT=1\" & doskey cudaenv=" + quote(shim) + " $*)\n";
+    }
+
+    std::string completion_script(const std::vector<std::string>&) const override {
+        return "@rem cmd.exe has no programmable completion; cudaenv's commands are listed by `cudaenv --help`.\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Shell> make_cmd() { return std::make_unique<Cmd>(); }
+
+std::string cmd_session_shim(const InitOptions& o) {
+    auto exe = "\"" + batch_escape_in_quotes(o.exe) + "\"";
+    // Lines are CRLF: cmd mis-parses labels in LF-only batch files.
+    std::string s =
+        "@echo off\n"
+        "rem cudaenv session shim for cmd.exe (generated; do not edit).\n"
+        "rem With this folder first on PATH, `cudaenv use 12.4` changes the calling session.\n"
+        "rem Read the rest as UTF-8 so non-ASCII paths survive; the code page is restored below.\n"
+        "for /f \"tokens=2 delims=:.\" %%c in ('chcp') do set \"__CUDAENV_CP=%%c\"\n"
+        ">nul chcp 65001\n"
+        "if /i \"%~1\"==\"use\" goto cudaenv_apply\n"
+        "if /i \"%~1\"==\"shell\" goto cudaenv_apply\n"
+        "if /i \"%~1\"==\"deactivate\" goto cudaenv_apply\n"
+        + exe + " %*\n"
+        "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
+        "goto cudaenv_done\n"
+        ":cudaenv_apply\n"
+        "set \"__CUDAENV_TMP=%TEMP%\\cudaenv-%RANDOM%-%RANDOM%.cmd\"\n"
+        "set \"CUDAENV_SHELL=cmd\"\n"
+        + exe + " %* > \"%__CUDAENV_TMP%\"\n"
+        "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
+        "set \"CUDAENV_SHELL=\"\n"
+        "if \"%__CUDAENV_RC%\"==\"0\" call \"%__CUDAENV_TMP%\"\n"
+        "del \"%__CUDAENV_TMP%\" >nul 2>&1\n"
+        "set \"__CUDAENV_TMP=\"\n"
+        ":cudaenv_done\n"
+        "for /f %%c in (\"%__CUDAENV_CP%\") do >nul chcp %%c\n"
+        "set \"__CUDAENV_CP=\"\n"
+        "for /f %%r in (\"%__CUDAENV_RC%\") do set \"__CUDAENV_RC=\" & exit /b %%r\n";
+    return str::replace_all(s, "\n", "\r\n");
+}
+
+}  // namespace cudaenv

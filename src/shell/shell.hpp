@@ -1,0 +1,58 @@
+#pragma once
+// One backend per shell behind this interface. Commands never write shell
+// syntax themselves: they hand EnvChanges to render(), and every value goes
+// through the backend's quote(), which follows that shell's own rules.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/activation.hpp"
+
+namespace cudaenv {
+
+struct InitOptions {
+    std::string exe;    // absolute path of the cudaenv binary (UTF-8)
+    std::string store;  // the store root (UTF-8)
+};
+
+class Shell {
+public:
+    virtual ~Shell() = default;
+    virtual std::string_view name() const = 0;
+    // A literal that this shell reads back as exactly `value`.
+    virtual std::string quote(std::string_view value) const = 0;
+    virtual std::string set_var(std::string_view name, std::string_view value) const = 0;
+    virtual std::string unset_var(std::string_view name) const = 0;
+    // The integration `cudaenv init <shell>` prints.
+    virtual std::string init_script(const InitOptions& opts) const = 0;
+    // Tab completion for this shell.
+    virtual std::string completion_script(const std::vector<std::string>& commands) const = 0;
+};
+
+// "bash", "zsh", "fish", "pwsh" (alias "powershell"), "cmd"; throws UsageError otherwise.
+std::unique_ptr<Shell> make_shell(std::string_view name);
+const std::vector<std::string>& shell_names();
+
+// The code that applies `changes`, one statement per line.
+std::string render(const Shell& shell, const std::vector<EnvChange>& changes);
+
+// Backends, one file each.
+std::unique_ptr<Shell> make_bash();
+std::unique_ptr<Shell> make_zsh();
+std::unique_ptr<Shell> make_fish();
+std::unique_ptr<Shell> make_pwsh();
+std::unique_ptr<Shell> make_cmd();
+
+// Quoting shared by the POSIX-family backends: '...' with ' as '\''.
+std::string posix_single_quote(std::string_view value);
+
+// The session shims for PowerShell and cmd (<store>/shims/cudaenv.ps1 and
+// cudaenv.cmd): they call the binary and apply its output to the calling
+// session, so `cudaenv use` works once that folder is on PATH.
+std::string pwsh_session_shim(const InitOptions& opts);
+std::string cmd_session_shim(const InitOptions& opts);
+// Writes both shims (atomically); returns the shims folder.
+std::string write_session_shims(const InitOptions& opts);
+
+}  // namespace cudaenv

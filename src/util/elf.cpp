@@ -1,0 +1,65 @@
+#include "util/elf.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+
+namespace cudaenv::elf {
+
+namespace {
+template <class T>
+bool read_at(std::ifstream& in, uint64_t off, T& out) {
+    in.seekg(static_cast<std::streamoff>(off));
+    return static_cast<bool>(in.read(reinterpret_cast<char*>(&out), sizeof(T)));
+}
+struct Ehdr { unsigned char ident[16]; uint16_t type, machine; uint32_t version; uint64_t entry, phoff, shoff;
+              uint32_t flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
+struct Phdr { uint32_t type, flags; uint64_t offset, vaddr, paddr, filesz, memsz, align; };
+struct Dyn { int64_t tag; uint64_t val; };
+constexpr uint32_t PT_LOAD = 1, PT_DYNAMIC = 2;
+constexpr int64_t DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5;
+}  // namespace
+
+std::vector<std::string> needed_libraries(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    Ehdr eh{};
+    if (!in || !read_at(in, 0, eh)) return {};
+    if (std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0 || eh.ident[4] != 2 || eh.ident[5] != 1) return {};
+    if (eh.phentsize != sizeof(Phdr) || eh.phnum > 256) return {};
+    std::vector<Phdr> ph(eh.phnum);
+    for (uint16_t i = 0; i < eh.phnum; ++i)
+        if (!read_at(in, eh.phoff + uint64_t(i) * sizeof(Phdr), ph[i])) return {};
+    const Phdr* dyn = nullptr;
+    for (const auto& p : ph)
+        if (p.type == PT_DYNAMIC) dyn = &p;
+    if (!dyn || dyn->filesz > (1u << 20)) return {};
+    std::vector<uint64_t> needed;
+    uint64_t strtab_vaddr = 0;
+    for (uint64_t off = 0; off + sizeof(Dyn) <= dyn->filesz; off += sizeof(Dyn)) {
+        Dyn d{};
+        if (!read_at(in, dyn->offset + off, d) || d.tag == DT_NULL) break;
+        if (d.tag == DT_NEEDED) needed.push_back(d.val);
+        if (d.tag == DT_STRTAB) strtab_vaddr = d.val;
+    }
+    // DT_STRTAB is a virtual address: map it back to a file offset.
+    uint64_t strtab_off = 0;
+    bool mapped = false;
+    for (const auto& p : ph)
+        if (p.type == PT_LOAD && strtab_vaddr >= p.vaddr && strtab_vaddr < p.vaddr + p.filesz) {
+            strtab_off = strtab_vaddr - p.vaddr + p.offset;
+            mapped = true;
+        }
+    if (!mapped) return {};
+    std::vector<std::string> out;
+    for (auto n : needed) {
+        in.clear();
+        in.seekg(static_cast<std::streamoff>(strtab_off + n));
+        std::string name;
+        char c;
+        while (name.size() < 256 && in.get(c) && c != '\0') name += c;
+        if (!name.empty()) out.push_back(name);
+    }
+    return out;
+}
+
+}  // namespace cudaenv::elf

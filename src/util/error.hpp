@@ -1,0 +1,28 @@
+#pragma once
+// Errors travel as exceptions up to app.cpp, the one place that prints
+// "cudaenv: error: ..." and picks the exit status (1 failure, 2 bad usage).
+#include <stdexcept>
+#include <string>
+
+namespace cudaenv {
+
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& message, std::string hint = {}, int exit_code = 1)
+        : std::runtime_error(message), hint_(std::move(hint)), exit_code_(exit_code) {}
+    const std::string& hint() const { return hint_; }
+    int exit_code() const { return exit_code_; }
+
+private:
+    std::string hint_;
+    int exit_code_;
+};
+
+// Bad usage: unknown shell, malformed spec on the command line, ... (exit 2).
+class UsageError : public Error {
+public:
+    explicit UsageError(const std::string& message, std::string hint = {})
+        : Error(message, std::move(hint), 2) {}
+};
+
+}  // namespace cudaenv

@@ -1,0 +1,34 @@
+#pragma once
+// File helpers; knows nothing of CUDA. All strings are UTF-8, on Windows too.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cudaenv::fsx {
+
+namespace fs = std::filesystem;
+
+// UTF-8 <-> path, the same on every platform (std::filesystem's narrow
+// strings are the ANSI code page on Windows, so never use .string() there).
+fs::path from_utf8(std::string_view s);
+std::string to_utf8(const fs::path& p);
+
+// The whole file, or nullopt when it cannot be read. `max_bytes` guards
+// against reading something huge by mistake.
+std::optional<std::string> read_file(const fs::path& p, size_t max_bytes = 16u << 20);
+
+// Writes through a temporary file in the same folder and renames it over the
+// target, so a reader sees the old content or the new one, never a mix.
+// Throws cudaenv::Error naming the file on failure.
+void write_file_atomic(const fs::path& p, std::string_view content);
+
+// Non-throwing tests (permission errors count as "no").
+bool is_dir(const fs::path& p);
+bool is_file(const fs::path& p);
+bool exists(const fs::path& p);
+
+// Lexically normal absolute form, without resolving links.
+fs::path absolute_normal(const fs::path& p);
+
+}  // namespace cudaenv::fsx

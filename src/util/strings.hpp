@@ -1,0 +1,21 @@
+#pragma once
+// String helpers; knows nothing of CUDA.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudaenv::str {
+
+std::vector<std::string> split(std::string_view s, char sep);  // keeps empty fields
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+std::string_view trim(std::string_view s);
+std::string to_lower_ascii(std::string_view s);
+bool iequals_ascii(std::string_view a, std::string_view b);
+bool starts_with_icase(std::string_view s, std::string_view prefix);
+bool is_digits(std::string_view s);
+// Reads a non-negative decimal that fits an int; false on anything else.
+bool parse_int(std::string_view s, int& out);
+// Replaces every occurrence of `from` with `to`.
+std::string replace_all(std::string s, std::string_view from, std::string_view to);
+
+}  // namespace cudaenv::str
