@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what cudaenv needs to build and test on Debian 12 (root or sudo).
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev doctest-dev
+  libarchive-dev libcurl4-openssl-dev libssl-dev
+  python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  sudo_ apt-get update -qq
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Real PowerShell 7 for the pwsh integration tests (a .NET global tool).
+if ! command -v pwsh >/dev/null 2>&1 && [ ! -x "$HOME/.dotnet/tools/pwsh" ]; then
+  if command -v dotnet >/dev/null 2>&1; then
+    echo "deps: installing PowerShell 7.6.10 (dotnet tool)"
+    dotnet tool install --global PowerShell --version 7.6.10 >/dev/null
+  else
+    echo "deps: warning: no dotnet SDK; the pwsh tests will be skipped" >&2
+  fi
+fi
