@@ -23,9 +23,10 @@ public:
     std::string set_var(std::string_view n, std::string_view v) const override {
         std::string out = "set -gx " + std::string(n);
         if (n == "PATH" || n == "LD_LIBRARY_PATH") {
-            // fish splits these on ':' itself; giving the elements keeps empty ones.
+            // fish splits these on ':' itself; giving the elements keeps empty
+            // ones (fish itself exports an empty PATH element as '.'). An empty
+            // value is the empty list, which fish exports as "" ('' would be ".").
             for (const auto& e : split_path_list(v, PathStyle::posix)) out += " " + quote(e);
-            if (v.empty()) out += " ''";
             return out;
         }
         return out + " " + quote(v);
