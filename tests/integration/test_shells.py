@@ -483,7 +483,7 @@ class ShellTests(unittest.TestCase):
                                    capture_output=True, text=True, env=FIX.base_env())
                 self.assertEqual(p.returncode, 0, what + ":\n" + p.stdout + p.stderr)
         # The checker itself must catch each construct.
-        for bad in ("$a = $b ?? 'x'", "$a ??= 1", "$x?.Name", "ls && ls", "ls || ls", "$a = $t ? 1 : 2"):
+        for bad in ("$a = $b ?? 'x'", "$a ??= 1", "${x}?.Name", "${a}?[0]", "ls && ls", "ls || ls", "$a = $t ? 1 : 2"):
             with self.subTest(bad=bad):
                 src = os.path.join(FIX.tmp, "bad.ps1")
                 with open(src, "w", encoding="utf-8") as f:
