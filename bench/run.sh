@@ -52,7 +52,7 @@ make_cudnn "$cd118" 8.9.7 11; make_cudnn "$cd124" 9.1.0 12
 for d in "$tk118" "$tk124" "$cd118" "$cd124"; do "$CUDAENV" add "$d" >/dev/null; done
 "$CUDAENV" rehash >/dev/null
 proj=$work/project; mkdir -p "$proj/src/deep"; echo 11.8 >"$proj/.cudaenv"
-base_path=/usr/local/bin:/usr/bin:/bin
+base_path=${BENCH_PATH:-/usr/local/bin:/usr/bin:/bin}  # BENCH_PATH: where the peers are, if elsewhere
 export PATH=$base_path
 
 # --- Lmod: a modulefile doing what `cudaenv use 11.8` does
@@ -95,8 +95,10 @@ hf() {  # name json-name commands...: hyperfine without a shell in between
 
 echo "== tool call: through the shim vs direct" >&2
 (cd "$proj" && hf shim -n "nvcc direct" "$tk118/bin/nvcc --version" -n "nvcc via cudaenv shim" "$CUDAENV_ROOT/shims/nvcc --version")
-if [ -n "$pyenv_ver" ] && [ -x "$PYENV_ROOT/shims/python3" ]; then
-  hf pyenv_shim -n "python3 direct" "$PYENV_ROOT/versions/$pyenv_ver/bin/python3 --version" \
+py_direct=$PYENV_ROOT/versions/$pyenv_ver/bin/python3
+[ "$pyenv_ver" = system ] && py_direct=$(PATH=$base_path command -v python3)
+if [ -n "$pyenv_ver" ] && [ -x "$PYENV_ROOT/shims/python3" ] && [ -x "$py_direct" ]; then
+  hf pyenv_shim -n "python3 direct" "$py_direct --version" \
     -n "python3 via pyenv shim" "$PYENV_ROOT/shims/python3 --version"
 fi
 
@@ -114,24 +116,26 @@ cmds=(-n "bash start" "$b :"
 command -v direnv >/dev/null && (cd "$direnv_dir" && hf direnv -n "direnv export bash (.envrc loaded)" "direnv export bash")
 
 echo "== in one bash: per-call cost of use, module load, the prompt hook" >&2
-# Each step alternates between two states so every call does real work.
-loop() {  # name setup body
+# Each step alternates between two states so every call does real work. Prints
+# {"wall_us": ..., "cpu_us": ...} per call (divided by $4, the steps per loop
+# pass); CPU time (user + system, children included) hardly depends on how
+# busy the machine is, wall time does.
+loop() {  # name setup body steps
   bash --norc --noprofile -c "$2
-    t0=\$EPOCHREALTIME
-    for ((i = 0; i < $LOOPS; i++)); do $3; done
-    t1=\$EPOCHREALTIME
-    echo \"\$(( (\${t1/./} - \${t0/./}) / $LOOPS ))\"" 2>/dev/null
+    TIMEFORMAT='%R %U %S'
+    { time { for ((i = 0; i < $LOOPS; i++)); do $3; done >/dev/null 2>&1; } ; } 2>&1" 2>/dev/null |
+    awk -v n="$LOOPS" -v k="${4:-1}" 'END {printf "{\"wall_us\": %.1f, \"cpu_us\": %.1f}", $1 * 1e6 / n / k, ($2 + $3) * 1e6 / n / k}'
 }
 {
   echo "{"
-  printf '"cudaenv use (11.8 <-> 12.4)": %s,\n' "$(cd "$work" && loop use "$init" 'cudaenv use 11.8; cudaenv use 12.4' | awk '{print $1/2}')"
+  printf '"cudaenv use (11.8 <-> 12.4)": %s,\n' "$(cd "$work" && loop use "$init" 'cudaenv use 11.8; cudaenv use 12.4' 2)"
   if [ -n "$lmod_init" ]; then
-    printf '"module load cuda/11.8 + unload": %s,\n' "$(cd "$work" && loop lmod "source $lmod_init; module use $work/modules" 'module load cuda/11.8; module unload cuda' | awk '{print $1/2}')"
+    printf '"module load cuda/11.8 + unload": %s,\n' "$(cd "$work" && loop lmod "source $lmod_init; module use $work/modules" 'module load cuda/11.8; module unload cuda' 2)"
   fi
   hook_init='eval "$('"$HOOK_CUDAENV"' init bash)"'
   if bash --norc --noprofile -c "$hook_init; declare -F __cudaenv_hook" >/dev/null 2>&1; then
     printf '"prompt hook, nothing changed": %s,\n' "$(cd "$proj/src/deep" && loop hook "$hook_init; __cudaenv_hook" '__cudaenv_hook')"
-    printf '"prompt hook, cd between two projects": %s,\n' "$(cd "$work" && loop hook "$hook_init; __cudaenv_hook" "cd $proj/src; __cudaenv_hook; cd $work; __cudaenv_hook" | awk '{print $1/2}')"
+    printf '"prompt hook, cd between two projects": %s,\n' "$(cd "$work" && loop hook "$hook_init; __cudaenv_hook" "cd $proj/src; __cudaenv_hook; cd $work; __cudaenv_hook" 2)"
     # Processes started by 50 prompts where nothing changed (strace counts every execve).
     if command -v strace >/dev/null; then
       count_execs() {  # number of prompts
@@ -146,7 +150,7 @@ loop() {  # name setup body
   if command -v direnv >/dev/null; then
     printf '"direnv hook (_direnv_hook), nothing changed": %s,\n' "$(cd "$direnv_dir" && loop direnv 'eval "$(direnv hook bash)"; _direnv_hook' '_direnv_hook')"
   fi
-  echo '"unit": "microseconds per call"'
+  echo "\"unit\": \"per call\""
   echo "}"
 } >"$RESULTS/inshell.json"
 

@@ -41,6 +41,20 @@ std::optional<int> define_value(const std::string& text, const std::string& name
     return std::nullopt;
 }
 
+// std::regex construction dominates a shim call's own work, and the
+// case-insensitive Windows patterns cost most: build those only when a name
+// could match at all.
+bool any_starts_with_icase(const std::vector<std::string>& names, std::string_view prefix) {
+    for (const auto& n : names)
+        if (str::starts_with_icase(n, prefix)) return true;
+    return false;
+}
+
+const std::regex& win_cudart() {
+    static const std::regex re(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
+    return re;
+}
+
 bool is_system_lib_dir(const fs::path& p) {
     for (const auto& s : platform::system_library_dirs())
         if (fsx::absolute_normal(p) == fsx::absolute_normal(s)) return true;
@@ -110,7 +124,6 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
 
     static const std::regex linux_cudart(R"(libcudart\.so(\.[0-9.]+)?)");
     static const std::regex linux_cudart_full(R"(libcudart\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
-    static const std::regex win_cudart(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
 
     bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
     bool has_runtime = false;
@@ -120,7 +133,8 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     // Windows: DLLs in bin (CUDA <= 12) or bin\x64 (CUDA 13).
     for (auto sub : {fs::path("bin") / "x64", fs::path("bin")}) {
         auto names = list_names(dir / sub);
-        if (auto n = find_name(names, win_cudart, &m)) {
+        if (!any_starts_with_icase(names, "cudart64_")) continue;
+        if (auto n = find_name(names, win_cudart(), &m)) {
             tk.windows = true;
             has_runtime = true;
             if (lib_version_name.empty()) lib_version_name = *n;
@@ -177,7 +191,7 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     if (tk.version.empty() && !lib_version_name.empty()) {
         if (std::regex_match(lib_version_name, m, linux_cudart_full)) {
             tk.version = *Version::parse(m[1].str());
-        } else if (std::regex_match(lib_version_name, m, win_cudart)) {
+        } else if (std::regex_match(lib_version_name, m, win_cudart())) {
             // cudart64_110.dll is every 11.x; cudart64_12.dll every 12.x.
             auto digits = m[1].str();
             int major = 0;
@@ -216,7 +230,7 @@ void scan_lib_dir(const fs::path& d, CudnnFiles& f) {
         f.lib_dirs.push_back(d);
         if (auto n = find_name(names, full)) f.lib_version_name = *n;
     }
-    if (auto n = find_name(names, win_cudnn())) {
+    if (auto n = any_starts_with_icase(names, "cudnn64_") ? find_name(names, win_cudnn()) : std::nullopt) {
         f.bin_dirs.push_back(d);
         f.windows = true;
         if (f.lib_version_name.empty()) f.lib_version_name = *n;
