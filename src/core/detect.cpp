@@ -1,5 +1,6 @@
 #include "core/detect.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -48,6 +49,25 @@ bool any_starts_with_icase(const std::vector<std::string>& names, std::string_vi
     for (const auto& n : names)
         if (str::starts_with_icase(n, prefix)) return true;
     return false;
+}
+
+// libcudart\.so(\.[0-9.]+)? without std::regex: every tool shim call detects
+// its toolkit, and building the two regexes cost more than the rest of it.
+bool is_linux_cudart(std::string_view n) {
+    constexpr std::string_view base = "libcudart.so";
+    if (!n.starts_with(base)) return false;
+    auto rest = n.substr(base.size());
+    if (rest.empty()) return true;
+    return rest.size() >= 2 && rest[0] == '.' && rest.substr(1).find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+// The x.y.z of libcudart.so.x.y.z.
+std::optional<Version> linux_cudart_full_version(std::string_view n) {
+    constexpr std::string_view base = "libcudart.so.";
+    if (!n.starts_with(base)) return std::nullopt;
+    auto v = Version::parse(n.substr(base.size()));
+    if (!v || v->parts().size() != 3) return std::nullopt;
+    return v;
 }
 
 const std::regex& win_cudart() {
@@ -122,8 +142,6 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     Toolkit tk;
     tk.root = dir;
 
-    static const std::regex linux_cudart(R"(libcudart\.so(\.[0-9.]+)?)");
-    static const std::regex linux_cudart_full(R"(libcudart\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
 
     bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
     bool has_runtime = false;
@@ -146,11 +164,11 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     if (debian) lib_candidates.insert(lib_candidates.begin(), platform::system_library_dirs().front());
     for (const auto& ld : lib_candidates) {
         auto names = list_names(ld);
-        if (!find_name(names, linux_cudart)) continue;
+        if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_cudart(n); })) continue;
         has_runtime = true;
         if (!is_system_lib_dir(ld) && tk.lib_dirs.empty()) tk.lib_dirs.push_back(ld);
-        if (auto full = find_name(names, linux_cudart_full, &m); full && lib_version_name.empty())
-            lib_version_name = *full;
+        for (const auto& n : names)
+            if (lib_version_name.empty() && linux_cudart_full_version(n)) lib_version_name = n;
         if (ld == dir) tk.layout = "runtime-only";
     }
     if (!has_nvcc && !has_runtime) return std::nullopt;
@@ -189,8 +207,8 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         tk.layout = "pip";
     }
     if (tk.version.empty() && !lib_version_name.empty()) {
-        if (std::regex_match(lib_version_name, m, linux_cudart_full)) {
-            tk.version = *Version::parse(m[1].str());
+        if (auto full = linux_cudart_full_version(lib_version_name)) {
+            tk.version = *full;
         } else if (std::regex_match(lib_version_name, m, win_cudart())) {
             // cudart64_110.dll is every 11.x; cudart64_12.dll every 12.x.
             auto digits = m[1].str();
