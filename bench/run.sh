@@ -9,13 +9,13 @@
 # Peers (Debian packages): hyperfine, lmod (`module load` of an equivalent
 # CUDA modulefile), direnv (`direnv export bash`); pyenv from PYENV_ROOT
 # (default ~/.pyenv). A missing peer is reported and skipped.
-# Writes JSON and a Markdown summary to $RESULTS (default bench/results/).
+# Writes JSON and a Markdown summary to $RESULTS (default build/bench-results/).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CUDAENV=${CUDAENV:-$repo/build/default/cudaenv}
 HOOK_CUDAENV=${HOOK_CUDAENV:-$CUDAENV}   # the build whose `init bash` has the prompt hook
-RESULTS=${RESULTS:-$repo/bench/results}
+RESULTS=${RESULTS:-$repo/build/bench-results}  # build/ is git-ignored
 RUNS=${RUNS:-300}
 LOOPS=${LOOPS:-200}
 PYENV_ROOT=${PYENV_ROOT:-$HOME/.pyenv}
