@@ -55,6 +55,16 @@ std::optional<std::string> unpct(std::string_view s) {
     return out;
 }
 
+// cmd's limit counts UTF-16 units, not the bytes of our UTF-8 strings.
+size_t utf16_length(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s) {
+        if ((c & 0xC0) != 0x80) ++n;  // a byte that starts a character
+        if (c >= 0xF0) ++n;           // outside the BMP: a surrogate pair
+    }
+    return n;
+}
+
 struct State {
     std::map<std::string, std::optional<std::string>> saved;  // original values
     std::map<std::string, std::string> last_set;              // list values cudaenv set
@@ -252,8 +262,8 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
     }
     want("CUDAENV_VERSION", spec);
 
-    if (style == PathStyle::windows && target["PATH"] && target["PATH"]->size() > cmd_path_limit)
-        throw Error("the new PATH would be " + std::to_string(target["PATH"]->size()) +
+    if (style == PathStyle::windows && target["PATH"] && utf16_length(*target["PATH"]) > cmd_path_limit)
+        throw Error("the new PATH would be " + std::to_string(utf16_length(*target["PATH"])) +
                         " characters; cmd.exe ignores a PATH longer than 8191",
                     "remove entries you no longer need from PATH, then try again");
 
