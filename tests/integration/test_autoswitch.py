@@ -205,6 +205,8 @@ class AutoSwitchTests(unittest.TestCase):
         for v in ("PATH", "LD_LIBRARY_PATH", "CUDA_PATH", "CUDA_HOME", "CUDNN_PATH", "CUDNN_HOME",
                   "CUDAENV_VERSION", "__CUDAENV_STATE"):
             self.assertEqual(snap["env"].get(v), start["env"].get(v), v)
+        state = lambda e: sorted((k, v) for k, v in e.items() if k.startswith("__CUDAENV_"))
+        self.assertEqual(state(snap["env"]), state(start["env"]))
         self.assertEqual(snap["nvcc_path"], "")
 
     def test_switch_on_cd_and_count_processes(self):
