@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Benchmark: `cudaenv install` (verify sha256 + extract + validate in one
+# pass) against `sha256sum` followed by `unzip` / `tar`, and against the
+# extraction alone, on a cuDNN-8.9.7-shaped archive of about 700 MB of files
+# with realistic compressibility (half random, half compressible data, like
+# the real cuDNN 8.9.7 zip of 704 MB).
+#   bench/install_bench.sh [cudaenv binary] [size in MB, default 700]
+# Needs hyperfine, zip, unzip, xz, sha256sum, python3. Uses about 4x the
+# size in disk space under ${BENCH_DIR:-/tmp}; everything is removed at the end.
+set -euo pipefail
+BIN=$(realpath "${1:-build/default/cudaenv}")
+SIZE_MB=${2:-700}
+W=$(mktemp -d "${BENCH_DIR:-/tmp}/cudaenv-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+TOP=cudnn-linux-x86_64-8.9.7.29_cuda11-archive
+
+echo "building a ${SIZE_MB} MB tree in $W ..." >&2
+python3 - "$W/$TOP" "$SIZE_MB" <<'PY'
+import os, random, sys
+top, size_mb = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(8907)
+words = [bytes(rnd.choice(b"abcdefghijklmnopqrstuvwxyz_0123456789") for _ in range(rnd.randint(3, 12))) for _ in range(4000)]
+def chunk(i):
+    # Alternate incompressible blocks (code, packed data) and symbol-table-like text.
+    if i % 2 == 0:
+        return rnd.randbytes(1 << 20)
+    out = bytearray()
+    while len(out) < (1 << 20):
+        out += rnd.choice(words) + b"\0"
+    return bytes(out[: 1 << 20])
+os.makedirs(f"{top}/include"); os.makedirs(f"{top}/lib")
+open(f"{top}/include/cudnn_version.h", "w").write("#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n")
+open(f"{top}/LICENSE", "w").write("license\n")
+stems = ["cudnn"] + [f"cudnn_{p}_{k}" for p in ("ops", "cnn", "adv") for k in ("infer", "train")]
+weights = [1, 4, 2, 16, 24, 6, 8]  # the real libraries differ a lot in size
+n = 0
+for s, w in zip(stems, weights):
+    mb = max(1, size_mb * w // sum(weights))
+    with open(f"{top}/lib/lib{s}.so.8.9.7", "wb") as f:
+        for _ in range(mb):
+            f.write(chunk(n)); n += 1
+    os.symlink(f"lib{s}.so.8.9.7", f"{top}/lib/lib{s}.so.8")
+    os.symlink(f"lib{s}.so.8", f"{top}/lib/lib{s}.so")
+PY
+(cd "$W" && zip -qr -y -6 "$TOP.zip" "$TOP" && tar -cf - "$TOP" | xz -T0 -6 > "$TOP.tar.xz")
+rm -rf "${W:?}/$TOP"
+ZIP_SHA=$(sha256sum "$W/$TOP.zip" | cut -d' ' -f1)
+TXZ_SHA=$(sha256sum "$W/$TOP.tar.xz" | cut -d' ' -f1)
+du -sh "$W/$TOP.zip" "$W/$TOP.tar.xz" >&2
+
+out="$W/out"
+store="$W/store"
+hyperfine --warmup 1 --runs "${RUNS:-3}" --export-markdown "$W/results.md" \
+  --prepare "rm -rf '$out' '$store'; mkdir -p '$out'" \
+  -n "zip: cudaenv install (sha256 + extract + validate)" \
+  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $ZIP_SHA '$W/$TOP.zip'" \
+  -n "zip: sha256sum + unzip" "sha256sum '$W/$TOP.zip' >/dev/null && unzip -q '$W/$TOP.zip' -d '$out'" \
+  -n "zip: unzip alone" "unzip -q '$W/$TOP.zip' -d '$out'" \
+  -n "tar.xz: cudaenv install (sha256 + extract + validate)" \
+  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $TXZ_SHA '$W/$TOP.tar.xz'" \
+  -n "tar.xz: sha256sum + tar" "sha256sum '$W/$TOP.tar.xz' >/dev/null && tar -xJf '$W/$TOP.tar.xz' -C '$out'" \
+  -n "tar.xz: tar alone" "tar -xJf '$W/$TOP.tar.xz' -C '$out'"
+cat "$W/results.md"
