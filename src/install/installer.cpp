@@ -106,6 +106,7 @@ struct Source {
     ComponentInfo info;
     std::string sha256;  // "" = not checked
     uint64_t size = 0;   // 0 = unknown
+    bool downloaded = false;  // in the cache: deleted when it fails, so the next run fetches it afresh
 };
 
 ExtractResult extract_one(const Source& s, const fs::path& staging, const std::string& top_files_dir,
@@ -121,9 +122,17 @@ ExtractResult extract_one(const Source& s, const fs::path& staging, const std::s
     eo.top_files_dir = top_files_dir;
     eo.progress = &progress;
     eo.symlinks = &symlinks;
-    auto res = extract_archive(s.file, eo);
-    progress.finish();
-    return res;
+    try {
+        auto res = extract_archive(s.file, eo);
+        progress.finish();
+        return res;
+    } catch (const Error&) {
+        if (s.downloaded) {
+            std::error_code rm;
+            fs::remove(s.file, rm);
+        }
+        throw;
+    }
 }
 
 // Installs CUDA components into toolkits/<version>, merging with what is there.
@@ -278,7 +287,8 @@ void install_archives(Store& store, const std::vector<fs::path>& archives, const
             throw Error("'" + file_name + "' is built for " + name->platform + "; this machine needs " + host +
                             " archives",
                         "download the " + host + " archive (" + (host.starts_with("windows") ? ".zip" : ".tar.xz") + ")");
-        Source s{path, name->component, {name->component, name->version.str()}, str::to_lower_ascii(opts.sha256), 0};
+        Source s{path, name->component, {name->component, name->version.str()}, str::to_lower_ascii(opts.sha256), 0,
+                 false};
         auto nearby = find_nearby_manifest_entry(path);
         if (nearby) {
             s.info = {nearby->component.name, nearby->component.version};
@@ -383,7 +393,8 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
                                  "components: " + str::join(valid, ", "));
             }
             auto file = mirror().fetch("cuda", a->relative_path, a->size, store.cache_dir());
-            sources.push_back({file, key, {it->second.name, it->second.version}, a->sha256, a->size});
+            sources.push_back({file, key, {it->second.name, it->second.version}, a->sha256, a->size,
+                               mirror().is_remote()});
         }
         tk_version = *Version::parse(m.release_label.empty() ? release.str() : m.release_label);
         if (sources.empty()) {
@@ -426,7 +437,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
             auto v = Version::parse(it->second.version);
             if (!v) v = r;
             auto file = mirror().fetch("cudnn", a->relative_path, a->size, store.cache_dir());
-            Source s{file, "cudnn", {it->second.name, it->second.version}, a->sha256, a->size};
+            Source s{file, "cudnn", {it->second.name, it->second.version}, a->sha256, a->size, mirror().is_remote()};
             install_cudnn(store, s, *v, major, host, opts, out);
             if (mirror().is_remote()) {
                 std::error_code ec;

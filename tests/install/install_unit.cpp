@@ -18,6 +18,7 @@
 #include "install/mirror.hpp"
 #include "install/progress.hpp"
 #include "install/sha256.hpp"
+#include "platform/lock.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -49,8 +50,10 @@ struct TempDir {
 struct TarEntry {
     std::string name;
     std::string data;
-    unsigned type = AE_IFREG;
+    unsigned type;
     std::string link;  // symlink target
+    TarEntry(std::string n, std::string d, unsigned t = AE_IFREG, std::string l = {})
+        : name(std::move(n)), data(std::move(d)), type(t), link(std::move(l)) {}
 };
 
 fs::path write_tar(const fs::path& path, const std::vector<TarEntry>& entries) {
@@ -325,4 +328,17 @@ TEST_CASE("a wrong size or hash is refused") {
     o.expect_size = 0;
     o.expect_sha256 = std::string(64, '0');
     CHECK_THROWS_WITH_AS(extract_archive(arc, o), doctest::Contains("sha256 mismatch"), Error);
+}
+
+TEST_CASE("the install lock excludes a second holder until released") {
+    TempDir t;
+    auto file = t.path / "install.lock";
+    {
+        platform::FileLock first(file, true);
+        CHECK(first.locked());
+        platform::FileLock second(file, false);
+        CHECK_FALSE(second.locked());
+    }
+    platform::FileLock again(file, false);
+    CHECK(again.locked());
 }
