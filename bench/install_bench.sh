@@ -8,14 +8,18 @@
 # Needs hyperfine, zip, unzip, xz, sha256sum, python3. Uses about 4x the
 # size in disk space under ${BENCH_DIR:-/tmp}; everything is removed at the end.
 set -euo pipefail
+# BENCH_DATA=<folder> keeps the generated archives there and reuses them.
 BIN=$(realpath "${1:-build/default/cudaenv}")
 SIZE_MB=${2:-700}
 W=$(mktemp -d "${BENCH_DIR:-/tmp}/cudaenv-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 TOP=cudnn-linux-x86_64-8.9.7.29_cuda11-archive
+D=${BENCH_DATA:-$W}
+mkdir -p "$D"
+if [[ ! -f "$D/$TOP.zip" || ! -f "$D/$TOP.tar.xz" ]]; then
 
-echo "building a ${SIZE_MB} MB tree in $W ..." >&2
-python3 - "$W/$TOP" "$SIZE_MB" <<'PY'
+echo "building a ${SIZE_MB} MB tree in $D ..." >&2
+python3 - "$D/$TOP" "$SIZE_MB" <<'PY'
 import os, random, sys
 top, size_mb = sys.argv[1], int(sys.argv[2])
 rnd = random.Random(8907)
@@ -42,22 +46,23 @@ for s, w in zip(stems, weights):
     os.symlink(f"lib{s}.so.8.9.7", f"{top}/lib/lib{s}.so.8")
     os.symlink(f"lib{s}.so.8", f"{top}/lib/lib{s}.so")
 PY
-(cd "$W" && zip -qr -y -6 "$TOP.zip" "$TOP" && tar -cf - "$TOP" | xz -T0 -6 > "$TOP.tar.xz")
-rm -rf "${W:?}/$TOP"
-ZIP_SHA=$(sha256sum "$W/$TOP.zip" | cut -d' ' -f1)
-TXZ_SHA=$(sha256sum "$W/$TOP.tar.xz" | cut -d' ' -f1)
-du -sh "$W/$TOP.zip" "$W/$TOP.tar.xz" >&2
+(cd "$D" && zip -qr -y -6 "$TOP.zip" "$TOP" && tar -cf - "$TOP" | xz -T0 -6 > "$TOP.tar.xz")
+rm -rf "${D:?}/$TOP"
+fi
+ZIP_SHA=$(sha256sum "$D/$TOP.zip" | cut -d' ' -f1)
+TXZ_SHA=$(sha256sum "$D/$TOP.tar.xz" | cut -d' ' -f1)
+du -sh "$D/$TOP.zip" "$D/$TOP.tar.xz" >&2
 
 out="$W/out"
 store="$W/store"
 hyperfine --warmup 1 --runs "${RUNS:-3}" --export-markdown "$W/results.md" \
   --prepare "rm -rf '$out' '$store'; mkdir -p '$out'" \
   -n "zip: cudaenv install (sha256 + extract + validate)" \
-  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $ZIP_SHA '$W/$TOP.zip'" \
-  -n "zip: sha256sum + unzip" "sha256sum '$W/$TOP.zip' >/dev/null && unzip -q '$W/$TOP.zip' -d '$out'" \
-  -n "zip: unzip alone" "unzip -q '$W/$TOP.zip' -d '$out'" \
+  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $ZIP_SHA '$D/$TOP.zip'" \
+  -n "zip: sha256sum + unzip" "sha256sum '$D/$TOP.zip' >/dev/null && unzip -q '$D/$TOP.zip' -d '$out'" \
+  -n "zip: unzip alone" "unzip -q '$D/$TOP.zip' -d '$out'" \
   -n "tar.xz: cudaenv install (sha256 + extract + validate)" \
-  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $TXZ_SHA '$W/$TOP.tar.xz'" \
-  -n "tar.xz: sha256sum + tar" "sha256sum '$W/$TOP.tar.xz' >/dev/null && tar -xJf '$W/$TOP.tar.xz' -C '$out'" \
-  -n "tar.xz: tar alone" "tar -xJf '$W/$TOP.tar.xz' -C '$out'"
+  "CUDAENV_ROOT='$store' '$BIN' install --quiet --sha256 $TXZ_SHA '$D/$TOP.tar.xz'" \
+  -n "tar.xz: sha256sum + tar" "sha256sum '$D/$TOP.tar.xz' >/dev/null && tar -xJf '$D/$TOP.tar.xz' -C '$out'" \
+  -n "tar.xz: tar alone" "tar -xJf '$D/$TOP.tar.xz' -C '$out'"
 cat "$W/results.md"

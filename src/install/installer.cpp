@@ -50,7 +50,7 @@ void remove_tree(const fs::path& p) {
 void copy_tree_linked(const fs::path& from, const fs::path& to) {
     fs::create_directories(to);
     for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it) {
-        auto dst = to / fs::relative(it->path(), from);
+        auto dst = to / it->path().lexically_relative(from);  // fs::relative would follow symlinks
         if (it->is_symlink()) {
             fs::copy_symlink(it->path(), dst);
         } else if (it->is_directory()) {

@@ -137,9 +137,14 @@ def sha256(path):
     return h.hexdigest()
 
 
+def md5(path):
+    with open(path, "rb") as f:
+        return hashlib.md5(f.read()).hexdigest()
+
+
 def artifact(mirror, product, rel):
     path = os.path.join(mirror, product, "redist", rel)
-    return {"relative_path": rel, "sha256": sha256(path), "md5": hashlib.md5(open(path, "rb").read()).hexdigest(),
+    return {"relative_path": rel, "sha256": sha256(path), "md5": md5(path),
             "size": str(os.path.getsize(path))}
 
 

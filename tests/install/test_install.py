@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 import unittest
-import zipfile
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import archives as A  # noqa: E402
@@ -291,7 +291,7 @@ class HttpMirror(Base):
             f.write(b"\0" * 1000)
         s = self.serve()
         p = self.run_cli("install", "11.8+8.9.7", "--mirror", s.url, ok=False)
-        self.assertRegex(p.stderr, "sha256 mismatch|not a readable archive|damaged")
+        self.assertRegex(p.stderr, "sha256 mismatch|not an archive|not a readable archive|damaged")
         self.assert_no_cudnn()
         self.assertEqual(os.listdir(self.store_path("cache")), [])
         self.run_cli("install", "11.8+8.9.7", "--mirror", s.url)  # the bad file was dropped; a fresh download works
@@ -416,7 +416,7 @@ class Faults(Base):
         self.assertEqual(len(os.listdir(self.store_path("cudnn", "8.9.7_cuda11", "lib"))), 21)
 
     def test_two_concurrent_installs(self):
-        arc = A.cudnn_linux(self.work, "8.9.7.29", 11, lib_size=256 << 10)
+        arc = A.cudnn_linux(self.work, "8.9.7.29", 11, lib_size=1 << 20)
         data = open(arc, "rb").read()
         first, writer = self.start_fifo_install(data, os.path.basename(arc))
         writer.write(data[: len(data) // 2])
@@ -489,4 +489,5 @@ class Uninstall(Base):
 
 if __name__ == "__main__":
     BIN = os.path.abspath(sys.argv.pop(1))
-    unittest.main()
+    warnings.simplefilter("ignore", ResourceWarning)
+    unittest.main(warnings="ignore")
