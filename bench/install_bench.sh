@@ -8,6 +8,8 @@
 # Needs hyperfine, zip, unzip, xz, sha256sum, python3. Uses about 4x the
 # size in disk space under ${BENCH_DIR:-/tmp}; everything is removed at the end.
 set -euo pipefail
+# The tar.xz is made with xz -1 (xz -6 takes many minutes on a small machine;
+# xz decompression speed barely depends on the preset).
 # BENCH_DATA=<folder> keeps the generated archives there and reuses them.
 BIN=$(realpath "${1:-build/default/cudaenv}")
 SIZE_MB=${2:-700}
@@ -46,7 +48,7 @@ for s, w in zip(stems, weights):
     os.symlink(f"lib{s}.so.8.9.7", f"{top}/lib/lib{s}.so.8")
     os.symlink(f"lib{s}.so.8", f"{top}/lib/lib{s}.so")
 PY
-(cd "$D" && zip -qr -y -6 "$TOP.zip" "$TOP" && tar -cf - "$TOP" | xz -T0 -6 > "$TOP.tar.xz")
+(cd "$D" && zip -qr -y -6 "$TOP.zip" "$TOP" && tar -cf - "$TOP" | xz -T0 -1 > "$TOP.tar.xz")
 rm -rf "${D:?}/$TOP"
 fi
 ZIP_SHA=$(sha256sum "$D/$TOP.zip" | cut -d' ' -f1)
