@@ -242,11 +242,14 @@ void clean_store_tmp(Store& store) {
             auto target = store.root() / fsx::from_utf8(parts[1]) / fsx::from_utf8(parts[2]);
             if (!fsx::exists(target)) {
                 std::error_code rec;
+                fs::create_directories(target.parent_path(), rec);
                 fs::rename(it->path(), target, rec);
-                if (!rec) {
+                if (rec) {  // never delete the only copy
+                    spdlog::warn("cannot restore '{}' from '{}': {}", fsx::to_utf8(target), name, rec.message());
+                } else {
                     spdlog::info("restored '{}' set aside by an interrupted install", fsx::to_utf8(target));
-                    continue;
                 }
+                continue;
             }
         }
         spdlog::info("removing '{}' left by an interrupted install", name);

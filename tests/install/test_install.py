@@ -415,6 +415,18 @@ class Faults(Base):
         self.assertEqual(self.tmp_leftovers(), [])
         self.assertEqual(len(os.listdir(self.store_path("cudnn", "8.9.7_cuda11", "lib"))), 21)
 
+    def test_interrupted_replacement_is_put_back(self):
+        # A run killed between setting the old toolkit aside and moving the new
+        # one in leaves old~toolkits~<v>~<id>: the next run restores it.
+        aside = self.store_path("tmp", "old~toolkits~11.8~123")
+        os.makedirs(os.path.join(aside, "bin"))
+        with open(os.path.join(aside, "bin", "nvcc"), "w") as f:
+            f.write("#!/bin/sh\n")
+        os.makedirs(self.store_path("tmp", "stage~toolkits~11.8~456", "lib"))
+        self.run_cli("install", A.cudnn_linux(self.work, "8.9.7.29", 11))
+        self.assertTrue(os.path.isfile(self.store_path("toolkits", "11.8", "bin", "nvcc")))
+        self.assertEqual(self.tmp_leftovers(), [])
+
     def test_two_concurrent_installs(self):
         arc = A.cudnn_linux(self.work, "8.9.7.29", 11, lib_size=1 << 20)
         data = open(arc, "rb").read()
