@@ -2,12 +2,18 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <lzma.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "install/progress.hpp"
@@ -34,8 +40,8 @@ struct Reader {
     Sha256 hash;
     uint64_t read = 0;
     uint64_t limit = 0;  // 0 = none
-    bool over_limit = false;
-    bool io_error = false;
+    std::atomic<bool> over_limit = false;
+    std::atomic<bool> io_error = false;
     Progress* progress = nullptr;
 
     // Bytes read into buf, 0 at the end, -1 on error.
@@ -64,6 +70,123 @@ la_ssize_t read_cb(struct archive* a, void* client, const void** out) {
         return -1;
     }
     *out = r->buf.data();
+    return static_cast<la_ssize_t>(n);
+}
+
+// Decodes .xz on its own thread with liblzma's multi-threaded decoder, so
+// reading, hashing and decoding overlap with libarchive's tar parsing and
+// writes (what `tar -xJf` gets from its separate `xz -d` process).
+class XzFeeder {
+public:
+    explicit XzFeeder(Reader& r) : r_(r) { thread_ = std::thread([this] { run(); }); }
+    ~XzFeeder() { stop(); }
+    XzFeeder(const XzFeeder&) = delete;
+    XzFeeder& operator=(const XzFeeder&) = delete;
+
+    // Stops decoding (the reader is then free for the caller) and waits.
+    void stop() {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+    // The next decoded block: its size, 0 at the end, -1 on error.
+    long long next(const void** out) {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return !q_.empty() || done_ || failed_; });
+        if (q_.empty()) return failed_ ? -1 : 0;
+        current_ = std::move(q_.front());
+        q_.pop_front();
+        cv_.notify_all();
+        *out = current_.data();
+        return static_cast<long long>(current_.size());
+    }
+    std::string error() {
+        std::lock_guard lock(m_);
+        return error_;
+    }
+
+private:
+    void fail(std::string why) {
+        std::lock_guard lock(m_);
+        failed_ = true;
+        error_ = std::move(why);
+        cv_.notify_all();
+    }
+    // False when asked to stop.
+    bool push(std::vector<char> block) {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return q_.size() < 8 || stop_; });
+        if (stop_) return false;
+        q_.push_back(std::move(block));
+        cv_.notify_all();
+        return true;
+    }
+    void run() {
+        lzma_stream s = LZMA_STREAM_INIT;
+        lzma_mt mt{};
+        mt.flags = LZMA_CONCATENATED;
+        mt.threads = std::max<uint32_t>(1, lzma_cputhreads());
+        mt.memlimit_threading = 1ull << 30;
+        mt.memlimit_stop = UINT64_MAX;
+        if (lzma_stream_decoder_mt(&s, &mt) != LZMA_OK) return fail("cannot start the xz decoder");
+        lzma_action action = LZMA_RUN;
+        std::vector<char> out(1 << 20);
+        s.next_out = reinterpret_cast<uint8_t*>(out.data());
+        s.avail_out = out.size();
+        for (;;) {
+            if (s.avail_in == 0 && action == LZMA_RUN) {
+                auto n = r_.next();
+                if (n < 0) {
+                    lzma_end(&s);
+                    return fail(r_.over_limit ? "larger than expected" : "read error");
+                }
+                if (n == 0) action = LZMA_FINISH;
+                s.next_in = reinterpret_cast<const uint8_t*>(r_.buf.data());
+                s.avail_in = static_cast<size_t>(n);
+            }
+            auto ret = lzma_code(&s, action);
+            if (s.avail_out == 0 || ret == LZMA_STREAM_END) {
+                out.resize(out.size() - s.avail_out);
+                if (!out.empty() && !push(std::move(out))) break;
+                out.assign(1 << 20, 0);
+                s.next_out = reinterpret_cast<uint8_t*>(out.data());
+                s.avail_out = out.size();
+            }
+            if (ret == LZMA_STREAM_END) break;
+            if (ret != LZMA_OK) {
+                lzma_end(&s);
+                return fail(ret == LZMA_BUF_ERROR ? "truncated xz data"
+                            : ret == LZMA_FORMAT_ERROR ? "not xz data"
+                                                       : "damaged xz data");
+            }
+        }
+        lzma_end(&s);
+        std::lock_guard lock(m_);
+        done_ = true;
+        cv_.notify_all();
+    }
+
+    Reader& r_;
+    std::thread thread_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<std::vector<char>> q_;
+    std::vector<char> current_;
+    bool done_ = false, failed_ = false, stop_ = false;
+    std::string error_;
+};
+
+la_ssize_t xz_read_cb(struct archive* a, void* client, const void** out) {
+    auto* f = static_cast<XzFeeder*>(client);
+    auto n = f->next(out);
+    if (n < 0) {
+        archive_set_error(a, EIO, "%s", f->error().c_str());
+        return -1;
+    }
     return static_cast<la_ssize_t>(n);
 }
 
@@ -163,7 +286,12 @@ ExtractResult extract_archive(const fs::path& archive_path, const ExtractOptions
     archive_read_support_filter_gzip(in.a);
     archive_read_support_filter_bzip2(in.a);
     archive_read_support_filter_zstd(in.a);
-    if (archive_read_open(in.a, &reader, nullptr, read_cb, nullptr) != ARCHIVE_OK)
+    // .tar.xz: decoded on a second thread (see XzFeeder); the rest through libarchive's filters.
+    std::unique_ptr<XzFeeder> xz;
+    if (archive_name.ends_with(".xz")) xz = std::make_unique<XzFeeder>(reader);
+    int opened = xz ? archive_read_open(in.a, xz.get(), nullptr, xz_read_cb, nullptr)
+                    : archive_read_open(in.a, &reader, nullptr, read_cb, nullptr);
+    if (opened != ARCHIVE_OK)
         throw Error("'" + archive_name + "' is not a readable archive: " + archive_error_string(in.a));
 
     // Symlink checks are ours (below); libarchive's secure flags are a second net.
@@ -306,6 +434,7 @@ ExtractResult extract_archive(const fs::path& archive_path, const ExtractOptions
     if (res.entries == 0) throw Error("'" + archive_name + "' is empty or not an archive", "expected a .tar.xz or .zip");
 
     // Hash what libarchive did not need (the zip central directory, padding).
+    if (xz) xz->stop();
     long long n;
     while ((n = reader.next()) > 0) {
     }
