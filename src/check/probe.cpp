@@ -319,14 +319,18 @@ StepResult step_origins(Probe& p) {
         auto name = fsx::to_utf8(fp.filename());
         if (!std::regex_match(name, cuda_lib) && !std::regex_match(name, driver_lib)) continue;
         bool is_driver = std::regex_match(name, driver_lib);
+        // Where the file really is: a link inside the pair can point elsewhere.
+        std::error_code ec;
+        auto real = fsx::to_utf8(fs::weakly_canonical(fp, ec));
+        if (ec) real = path;
         bool inside = false;
         for (const auto& d : pair_dirs) inside = inside || under(fp, d);
         std::string where = is_driver ? "driver" : inside ? "pair" : "outside";
-        list.push_back({{"name", name}, {"path", path}, {"origin", where}});
+        list.push_back({{"name", name}, {"path", path}, {"real_path", real}, {"origin", where}});
         if (where != "outside") continue;
         auto lower = str::to_lower_ascii(name);
         bool core = lower.find("cudnn") != std::string::npos || lower.find("cudart") != std::string::npos;
-        (core ? strays_fail : strays_warn).push_back(path);
+        (core ? strays_fail : strays_warn).push_back(real == path ? path : path + " -> " + real);
     }
     r.details["loaded"] = list;
     if (!strays_fail.empty()) {

@@ -245,7 +245,7 @@ stray_library)
     ln -sf "$T/elsewhere/cudnn-9.1/lib/libcudnn_graph.so.9" "$T/cudnn/9.8.0_cuda12/lib/libcudnn_graph.so.9"
     run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
     step_is "$OUT" origins .status fail
-    has "$(step "$OUT" origins .summary)" "loaded from outside the pair: $T/elsewhere/cudnn-9.1/lib/libcudnn_graph.so.9"
+    has "$(step "$OUT" origins .summary)" "loaded from outside the pair: $T/cudnn/9.8.0_cuda12/lib/libcudnn_graph.so.9 -> $T/elsewhere/cudnn-9.1/lib/libcudnn_graph.so.9"
     ;;
 malloc_error)
     setup12
@@ -273,7 +273,7 @@ output_and_usage)
     # A corrupt checks.toml is replaced, not fatal.
     echo "[[[" >"$CUDAENV_ROOT/checks.toml"
     run 0 "$BIN" check 12.6 "${SMALL[@]}"
-    has "$(cat "$CUDAENV_ROOT/checks.toml")" '["12.6.3+9.8.0"]'
+    has "$(cat "$CUDAENV_ROOT/checks.toml")" "['12.6.3+9.8.0']"
     ;;
 pair_warning)
     mk_toolkit "$T/cuda-11.8" 11 11.8.0
