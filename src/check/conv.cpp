@@ -218,6 +218,8 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
             throw Failure{"no convolution algorithm works on this GPU (" + std::to_string(returned) + " tried)",
                           "This cuDNN cannot run a standard convolution here: use a cuDNN release that supports this GPU.",
                           {{"algorithms", tried}}};
+        // Run with the math type Find measured the winner with (as the frameworks do).
+        check_cudnn("cudnnSetConvolutionMathType", cudnn.set_math_type(res.conv, best->mathType));
         size_t ws_bytes = 0;
         check_cudnn("cudnnGetConvolutionForwardWorkspaceSize",
                     cudnn.workspace_size(res.handle, res.x, res.w, res.conv, res.y, best->algo, &ws_bytes));
