@@ -311,7 +311,8 @@ StepResult step_origins(Probe& p) {
     std::vector<fs::path> pair_dirs = p.tk_dirs;
     pair_dirs.push_back(p.tk->root);
     for (const auto& d : p.dnn_dirs) pair_dirs.push_back(d);
-    if (p.dnn) pair_dirs.push_back(p.dnn->root);
+    // A system cuDNN's root is /usr: its library folders stand for it instead.
+    if (p.dnn && p.dnn->layout != "system") pair_dirs.push_back(p.dnn->root);
     auto list = nlohmann::json::array();
     std::vector<std::string> strays_fail, strays_warn;
     for (const auto& path : platform::loaded_libraries()) {
