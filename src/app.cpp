@@ -98,6 +98,8 @@ void register_all_commands(CLI::App& app, Context& ctx) {
     register_setup(app, ctx);
     register_install_forward(app, ctx);
     register_uninstall(app, ctx);
+    register_check(app, ctx);
+    register_doctor(app, ctx);
 }
 
 }  // namespace cudaenv
