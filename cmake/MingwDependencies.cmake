@@ -2,18 +2,19 @@
 # The same target names as the native build, so nothing else in the project
 # knows which build it is in.
 set(CUDAENV_MINGW_DEPS_PREFIX "" CACHE PATH
-    "Prefix from cmake/build-mingw-deps.sh (empty: run the script, which builds it once and caches it)")
-if(NOT CUDAENV_MINGW_DEPS_PREFIX)
-  message(STATUS "mingw dependencies: cmake/build-mingw-deps.sh (first run builds them, ~10 min)")
-  execute_process(COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/build-mingw-deps.sh
-                  OUTPUT_VARIABLE _prefix OUTPUT_STRIP_TRAILING_WHITESPACE
-                  RESULT_VARIABLE _rc)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "cmake/build-mingw-deps.sh failed (${_rc}); its log is beside the cache prefix")
-  endif()
-  set(CUDAENV_MINGW_DEPS_PREFIX ${_prefix} CACHE PATH "" FORCE)
-endif()
+    "Prefix with the mingw dependencies (empty: cmake/build-mingw-deps.sh's cached one)")
 set(_p ${CUDAENV_MINGW_DEPS_PREFIX})
+if(NOT _p)
+  # Run at every configure: it answers at once from its cache, and a changed
+  # script (a new hash) builds a new prefix instead of using a stale one.
+  message(STATUS "mingw dependencies: cmake/build-mingw-deps.sh (the first run builds them)")
+  execute_process(COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/build-mingw-deps.sh
+                  OUTPUT_VARIABLE _p OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "cmake/build-mingw-deps.sh failed (exit ${_rc}); see its messages above")
+  endif()
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/build-mingw-deps.sh)
 message(STATUS "mingw dependencies: ${_p}")
 list(APPEND CMAKE_FIND_ROOT_PATH ${_p})
 list(APPEND CMAKE_PREFIX_PATH ${_p})

@@ -161,11 +161,11 @@ if step openssl; then
   # legacy ciphers nothing here needs halves the build.
   openssl_off="no-legacy no-des no-rc2 no-rc4 no-rc5 no-idea no-seed no-cast no-bf no-camellia no-aria no-sm2
     no-sm3 no-sm4 no-whirlpool no-md4 no-mdc2 no-rmd160 no-siphash no-ocb no-scrypt no-srp no-psk no-cms no-ts
-    no-ocsp no-ct no-comp no-srtp no-gost no-cmp no-crmf no-dtls no-sctp no-ssl3 no-tls1 no-tls1_1 no-nextprotoneg
+    no-ocsp no-ct no-comp no-srtp no-gost no-cmp no-dtls no-sctp no-ssl3 no-tls1 no-tls1_1 no-nextprotoneg
     no-rfc3779 no-sock no-async no-autoload-config"
   o="$(srcdir openssl)"
   (cd "$o" && run ./Configure mingw64 --cross-compile-prefix="$host-" CC=gcc-posix CXX=g++-posix \
-     --prefix="$prefix" --libdir=lib no-shared no-tests no-apps no-docs no-module no-engine no-dso \
+     --prefix="$prefix" --libdir=lib no-shared no-tests no-module no-engine no-dso \
      no-ui-console $openssl_off &&
    run make -j"$jobs" build_generated && run make -j"$jobs" libcrypto.a)
   install -D -m644 "$o/libcrypto.a" "$prefix/lib/libcrypto.a"

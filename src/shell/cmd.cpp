@@ -86,20 +86,27 @@ std::string cmd_session_shim(const InitOptions& o) {
         "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
         "goto cudaenv_done\n"
         ":cudaenv_apply\n"
-        "set \"__CUDAENV_TMP=%TEMP%\\cudaenv-%RANDOM%-%RANDOM%.cmd\"\n"
+        "set \"__CUDAENV_NAME=cudaenv-%RANDOM%-%RANDOM%.cmd\"\n"
+        "set \"__CUDAENV_TMP=%TEMP%\\%__CUDAENV_NAME%\"\n"
         "set \"CUDAENV_SHELL=cmd\"\n"
         + exe + " %* > \"%__CUDAENV_TMP%\"\n"
         "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
         "set \"CUDAENV_SHELL=\"\n"
-        // %% here and CALL's own second expansion pass give the path once: a % in
-        // %TEMP% (a user name may hold one) is not expanded again.
-        "if \"%__CUDAENV_RC%\"==\"0\" call \"%%__CUDAENV_TMP%%\"\n"
+        // CALL expands % once more, and %TEMP% may hold a % (user names can):
+        // call the file by its name alone (digits), from inside %TEMP%.
+        "if not \"%__CUDAENV_RC%\"==\"0\" goto cudaenv_clean\n"
+        "pushd \"%TEMP%\"\n"
+        "call \"%__CUDAENV_NAME%\"\n"
+        "popd\n"
+        ":cudaenv_clean\n"
         "del \"%__CUDAENV_TMP%\" >nul 2>&1\n"
         "set \"__CUDAENV_TMP=\"\n"
+        "set \"__CUDAENV_NAME=\"\n"
         ":cudaenv_done\n"
         "for /f %%c in (\"%__CUDAENV_CP%\") do >nul chcp %%c\n"
         "set \"__CUDAENV_CP=\"\n"
-        "for /f %%r in (\"%__CUDAENV_RC%\") do set \"__CUDAENV_RC=\" & exit /b %%r\n";
+        // The whole line is expanded before it runs: exit gets the saved status.
+        "set \"__CUDAENV_RC=\" & exit /b %__CUDAENV_RC%\n";
     return str::replace_all(s, "\n", "\r\n");
 }
 

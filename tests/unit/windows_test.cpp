@@ -259,7 +259,7 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
     auto new_path = value("PATH");
     REQUIRE(new_path);
     auto entries = split_path_list(*new_path, PathStyle::windows);
-    REQUIRE(entries.size() == 6);
+    REQUIRE(entries.size() == 5);
     CHECK(entries[0] == fsx::to_utf8(tk / "bin"));
     CHECK(entries[1] == fsx::to_utf8(cudnn / "bin"));
     CHECK(entries[2] == "C:\\Windows\\system32");

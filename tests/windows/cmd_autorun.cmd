@@ -17,8 +17,10 @@ set "TK=%WORK%\%CUDAENV_T_HOSTILE%\v11.8"
 mkdir "%TK%\bin"
 type nul > "%TK%\bin\cudart64_110.dll"
 > "%TK%\version.json" echo {"cuda": {"name": "CUDA SDK", "version": "11.8.0"}}
-"%EXE%" add "%TK%" > nul || goto fail_add
-"%EXE%" init cmd > "%WORK%\autorun.txt" || goto fail_init
+"%EXE%" add "%TK%" > nul
+if errorlevel 1 goto fail_add
+"%EXE%" init cmd > "%WORK%\autorun.txt"
+if errorlevel 1 goto fail_init
 rem The line is UTF-8 (a non-ASCII store path): read it in code page 65001.
 for /f "tokens=2 delims=:." %%c in ('chcp') do set "CP=%%c"
 chcp 65001 > nul

@@ -3,6 +3,8 @@ rem cudaenv in cmd.exe: `cudaenv use` through the session shim <store>\shims\cud
 rem (written by `cudaenv init cmd`) changes this session's PATH and CUDA_PATH, and
 rem `cudaenv deactivate` restores them, with hostile folder names everywhere.
 rem   cmd /d /c cmd_use.cmd <cudaenv.exe> <work folder>
+rem (Errors are checked with `if errorlevel 1` on the next line, not `||`: Wine 8's
+rem cmd runs the right side of || even after success.)
 rem CUDAENV_T_HOSTILE holds & ^ ( ) %% ! spaces and non-ASCII; it comes through the
 rem environment so no command line has to quote it. No ( ) blocks below: a ")"
 rem in an expanded value would end them.
@@ -34,11 +36,15 @@ type nul > "%DNN%\bin\cudnn64_8.dll"
 >> "%DNN%\include\cudnn_version.h" echo #define CUDNN_MINOR 9
 >> "%DNN%\include\cudnn_version.h" echo #define CUDNN_PATCHLEVEL 7
 
-"%EXE%" add "%TK%" || goto fail_add
-"%EXE%" add "%TK13%" || goto fail_add
-"%EXE%" add "%DNN%" || goto fail_add
+"%EXE%" add "%TK%"
+if errorlevel 1 goto fail_add
+"%EXE%" add "%TK13%"
+if errorlevel 1 goto fail_add
+"%EXE%" add "%DNN%"
+if errorlevel 1 goto fail_add
 rem Writes <store>\shims\cudaenv.cmd (and .ps1); the AutoRun line itself is cmd_autorun.cmd's.
-"%EXE%" init cmd > nul || goto fail_init
+"%EXE%" init cmd > nul
+if errorlevel 1 goto fail_init
 if not exist "%CUDAENV_ROOT%\shims\cudaenv.cmd" goto fail_init
 
 set "SHIMS=%CUDAENV_ROOT%\shims"
@@ -77,7 +83,8 @@ set "BEFORE=%PATH%"
 call cudaenv use 99.9 2> "%WORK%\err.txt"
 if not errorlevel 1 goto fail_bad_spec
 if not "%PATH%"=="%BEFORE%" goto fail_bad_spec
-findstr /c:"cudaenv: error:" "%WORK%\err.txt" > nul || goto fail_bad_spec
+findstr /c:"cudaenv: error:" "%WORK%\err.txt" > nul
+if errorlevel 1 goto fail_bad_spec
 echo ok: use 99.9 fails and changes nothing
 
 rem --- deactivate: everything back byte for byte.
@@ -98,7 +105,8 @@ if not errorlevel 1 goto fail_passthrough
 echo ok: pass-through
 
 rem --- `env --shell cmd` is what the shim evaluates: the same result when called directly.
-"%EXE%" env 11.8 --shell cmd > "%WORK%\env 11.8.cmd" || goto fail_env
+"%EXE%" env 11.8 --shell cmd > "%WORK%\env 11.8.cmd"
+if errorlevel 1 goto fail_env
 call "%%WORK%%\env 11.8.cmd"
 if not "%CUDA_PATH%"=="%TK%" goto fail_env
 echo ok: env --shell cmd
