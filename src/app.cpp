@@ -60,6 +60,7 @@ int run_app(int argc, char** argv) {
     register_discover(app, ctx);
     register_pair(app, ctx);
     register_completions(app, ctx);
+    register_hook_env(app, ctx);
 
     app.parse_complete_callback([&] {
         if (auto env_level = platform::get_env("CUDAENV_LOG"); env_level && log_level == "warn") log_level = *env_level;

@@ -61,6 +61,7 @@ void register_add(CLI::App& app, Context& ctx);
 void register_discover(CLI::App& app, Context& ctx);
 void register_pair(CLI::App& app, Context& ctx);
 void register_completions(CLI::App& app, Context& ctx);
+void register_hook_env(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

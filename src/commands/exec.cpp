@@ -28,11 +28,20 @@ void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> co
 
 void register_exec(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("exec", "Run one command inside a pair's environment");
-    auto spec = std::make_shared<std::string>();
-    cmd->add_option("spec", *spec, "The pair")->required();
+    // The spec and the command are taken as they come, and never handed back
+    // to the top-level parser (which would reject them): a declared positional
+    // for the spec would make CLI11 pass everything after `--` up.
     cmd->prefix_command();
-    cmd->footer("Example: cudaenv exec 11.8+8.9.7 -- python train.py");
-    cmd->callback([&ctx, spec, cmd] { run_exec(ctx, *spec, cmd->remaining()); });
+    cmd->fallthrough(false);
+    cmd->footer("Usage: cudaenv exec <spec> [--] <cmd> [args...]\nExample: cudaenv exec 11.8+8.9.7 -- python train.py");
+    cmd->callback([&ctx, cmd] {
+        auto rest = cmd->remaining();
+        if (rest.empty() || rest.front() == "--")
+            throw UsageError("`cudaenv exec` needs a spec and a command", "cudaenv exec 12.4 -- nvcc --version");
+        auto spec = rest.front();
+        rest.erase(rest.begin());
+        run_exec(ctx, spec, rest);
+    });
 }
 
 }  // namespace cudaenv

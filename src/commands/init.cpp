@@ -14,9 +14,9 @@ namespace cudaenv {
 
 namespace {
 
-void run_init(Context& ctx, const std::string& shell_name) {
+void run_init(Context& ctx, const std::string& shell_name, bool auto_switch) {
     auto shell = make_shell(shell_name);
-    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(ctx.store().root())};
+    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(ctx.store().root()), auto_switch};
     if (shell->name() == "pwsh" || shell->name() == "cmd") {
         // A profile must keep loading even when the store is read-only.
         try {
@@ -33,14 +33,20 @@ void run_init(Context& ctx, const std::string& shell_name) {
 void register_init(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("init", "Print the shell integration (bash, zsh, fish, pwsh, powershell, cmd)");
     auto shell = std::make_shared<std::string>();
+    auto auto_switch = std::make_shared<bool>(true);
     cmd->add_option("shell", *shell, "The shell")->required();
+    cmd->add_flag("--auto-switch,!--no-auto-switch", *auto_switch,
+                  "Switch to the pair of the nearest .cudaenv on every directory change (default: on; "
+                  "bash, zsh, fish, pwsh)");
     cmd->footer(
         "bash:  eval \"$(cudaenv init bash)\"            in ~/.bashrc\n"
         "zsh:   eval \"$(cudaenv init zsh)\"             in ~/.zshrc\n"
         "fish:  cudaenv init fish | source               in ~/.config/fish/config.fish\n"
         "pwsh:  Invoke-Expression (& cudaenv init pwsh | Out-String)   in $PROFILE\n"
-        "cmd:   the printed line as AutoRun (HKCU\\Software\\Microsoft\\Command Processor)");
-    cmd->callback([&ctx, shell] { run_init(ctx, *shell); });
+        "cmd:   the printed line as AutoRun (HKCU\\Software\\Microsoft\\Command Processor)\n"
+        "With auto-switch (the default; not in cmd), entering a folder below a .cudaenv activates its pair and\n"
+        "leaving it restores what was there; an explicit `cudaenv use` wins until `cudaenv deactivate`.");
+    cmd->callback([&ctx, shell, auto_switch] { run_init(ctx, *shell, *auto_switch); });
 }
 
 }  // namespace cudaenv

@@ -1,5 +1,6 @@
 #include "core/activation.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -99,21 +100,45 @@ std::string write_state(const State& st) {
     return out;
 }
 
-// A list variable restored after the user changed it since `use`: keep their
-// changes, drop the entries cudaenv put first.
+// A list variable restored after the user changed it since `use`: the
+// original list, minus the entries the user removed since, plus the entries
+// the user added since (at the front, at the end, or after the original
+// entry they follow); the entries cudaenv put first go. Entries `use` took
+// out of the original (other CUDA installs) come back.
 std::string merge_back(const std::string& current, const std::string& we_set, const std::optional<std::string>& original,
                        PathStyle style) {
+    auto cur = split_path_list(current, style);
     auto ours = split_path_list(we_set, style);
     auto orig = original ? split_path_list(*original, style) : std::vector<std::string>{};
+    auto find = [&](const std::vector<std::string>& list, const std::string& e) -> std::optional<size_t> {
+        for (size_t i = 0; i < list.size(); ++i)
+            if (same_path_entry(list[i], e, style)) return i;
+        return std::nullopt;
+    };
     std::vector<std::string> out;
-    for (const auto& e : split_path_list(current, style)) {
-        bool prepended_by_us = false;
-        for (const auto& o : ours) {
-            bool in_orig = false;
-            for (const auto& x : orig) in_orig = in_orig || same_path_entry(x, o, style);
-            if (!in_orig && same_path_entry(o, e, style)) prepended_by_us = true;
+    for (const auto& e : orig)
+        if (!find(ours, e) || find(cur, e)) out.push_back(e);  // drop what the user removed
+    const auto kept = out;
+    auto put_first_by_us = [&](const std::string& e) { return find(ours, e) && !find(orig, e); };
+    // Entries after the last original one in `cur` were appended by the user.
+    size_t last_anchor = 0;
+    bool any_anchor = false;
+    for (size_t i = 0; i < cur.size(); ++i)
+        if (!put_first_by_us(cur[i]) && find(kept, cur[i])) {
+            last_anchor = i;
+            any_anchor = true;
         }
-        if (!prepended_by_us) out.push_back(e);
+    size_t insert_at = 0;
+    for (size_t i = 0; i < cur.size(); ++i) {
+        const auto& e = cur[i];
+        if (put_first_by_us(e)) continue;
+        if (auto at = find(out, e)) {
+            insert_at = std::max(insert_at, *at + 1);
+        } else if (any_anchor && i > last_anchor) {
+            out.push_back(e);
+        } else {
+            out.insert(out.begin() + static_cast<std::ptrdiff_t>(insert_at++), e);
+        }
     }
     return join_path_list(out, style);
 }
@@ -143,8 +168,15 @@ bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roo
         return key.find("\\nvidia gpu computing toolkit\\cuda\\v") != std::string::npos ||
                key.find("\\nvidia\\cudnn\\v") != std::string::npos;
     }
-    for (std::string_view place : {"/usr/local/cuda", "/opt/cuda"})
-        if (key.starts_with(place)) return true;
+    // /usr/local/cuda, /usr/local/cuda-12.6, /opt/cuda12 and what is below them,
+    // but not /opt/cudaenv or /usr/local/cudatools (other programs).
+    for (std::string_view place : {"/usr/local/cuda", "/opt/cuda"}) {
+        if (!key.starts_with(place)) continue;
+        auto rest = std::string_view(key).substr(place.size());
+        if (rest.empty() || rest[0] == '/') return true;
+        if ((rest[0] == '-' || rest[0] == '_' || rest[0] == '.') && rest.size() > 1) rest.remove_prefix(1);
+        if (rest[0] >= '0' && rest[0] <= '9') return true;
+    }
     return false;
 }
 
@@ -169,6 +201,17 @@ std::vector<std::string> known_roots(Store& store) {
 std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style) {
     State st = read_state(env).value_or(State{});
+    std::vector<std::string> lists = {"PATH"};
+    if (style == PathStyle::posix) lists.push_back("LD_LIBRARY_PATH");
+    // A list the user changed since the last `use`: their change becomes part
+    // of what `deactivate` restores, instead of being lost with ours.
+    for (const auto& var : lists) {
+        auto last = st.last_set.find(var);
+        auto cur = env(var);
+        if (last == st.last_set.end() || !cur || *cur == last->second || !st.saved.count(var)) continue;
+        st.saved[var] = merge_back(*cur, last->second, st.saved[var], style);
+        last->second = *cur;
+    }
     auto original = [&](const std::string& name) -> std::optional<std::string> {
         if (auto it = st.saved.find(name); it != st.saved.end()) return it->second;
         return env(name);
@@ -180,8 +223,6 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
         target[name] = std::move(value);
     };
 
-    std::vector<std::string> lists = {"PATH"};
-    if (style == PathStyle::posix) lists.push_back("LD_LIBRARY_PATH");
     for (const auto& var : lists) {
         if (!pair) {
             // "system": the list as it was before cudaenv, keeping later user changes.

@@ -82,7 +82,9 @@ Config Config::load(const std::filesystem::path& file) {
             }
             if (auto* m = t.get("cuda_major")) {
                 if (!m->is_integer()) bad(file, *m, "'cuda_major' must be an integer");
-                e.cuda_major = static_cast<int>(m->as_integer()->get());
+                auto major = m->as_integer()->get();
+                if (major < 0 || major > 1000) bad(file, *m, "'cuda_major' is out of range: " + std::to_string(major));
+                e.cuda_major = static_cast<int>(major);
             }
             c.cudnns.push_back(std::move(e));
         }

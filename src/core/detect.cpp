@@ -1,5 +1,6 @@
 #include "core/detect.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -267,7 +268,8 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         auto v = fsx::from_utf8(variant);
         scan_lib_dir(dir / "bin" / v / "x64", f);
         scan_lib_dir(dir / "bin" / v, f);
-        includes = {dir / "include" / v};
+        // Older installers (v9.1..v9.4) may keep one include\ for all subfolders.
+        includes = {dir / "include" / v, dir / "include"};
         if (auto vv = Version::parse(variant)) {
             c.cuda_major = vv->major();
             c.cuda_major_source = "installer folder";
@@ -307,6 +309,10 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         static const std::regex full(R"(libcudnn\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
         if (std::regex_match(f.lib_version_name, m, full)) c.version = *Version::parse(m[1].str());
         else if (std::regex_match(f.lib_version_name, m, win_cudnn())) c.version = *Version::parse(m[1].str());
+        // The installer's folder (CUDNN\v9.4) says more than cudnn64_9.dll does.
+        auto name = fsx::to_utf8(dir.filename());
+        if (c.layout == "installer" && name.size() > 1 && (name[0] == 'v' || name[0] == 'V'))
+            if (auto fv = Version::parse(name.substr(1)); fv && fv->major() == c.version.major()) c.version = *fv;
     }
     if (c.version.empty()) return std::nullopt;
 
@@ -339,6 +345,9 @@ std::vector<Cudnn> detect_cudnns(const fs::path& dir_in) {
     std::vector<std::string> variants;
     for (const auto& n : list_names(dir / "bin"))
         if (auto v = Version::parse(n); v && v->parts().size() == 2 && fsx::is_dir(dir / "bin" / n)) variants.push_back(n);
+    // Directory order is arbitrary: list the builds by CUDA version.
+    std::sort(variants.begin(), variants.end(),
+              [](const std::string& a, const std::string& b) { return *Version::parse(a) < *Version::parse(b); });
     for (const auto& v : variants)
         if (auto c = detect_cudnn(dir, v)) out.push_back(*c);
     if (out.empty())

@@ -34,9 +34,11 @@ std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
                                          const std::vector<CudnnRecord>& cudnns) {
     auto& pins = store.config().pins;
     if (auto pin = pins.find(t.version.str()); pin != pins.end()) {
+        // The same cuDNN version is often there for two CUDA majors: the pin
+        // means the build for this toolkit (or one of unknown major).
         if (auto pv = Version::parse(pin->second))
             for (const auto& c : cudnns)
-                if (c.version.matches(*pv)) return c;
+                if (c.version.matches(*pv) && (cudnn_fits(c, t) || c.cuda_major == 0)) return c;
     }
     for (const auto& c : cudnns)
         if (cudnn_fits(c, t)) return c;

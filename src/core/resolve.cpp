@@ -71,7 +71,7 @@ Spec parse_dot_cudaenv(const std::string& text, const std::filesystem::path& pat
 
 std::optional<Spec> parse_tool_versions(const std::string& text, const std::filesystem::path& path) {
     std::optional<std::string> cuda, cudnn;
-    size_t cuda_line = 0;
+    size_t cuda_line = 0, cudnn_line = 0;
     auto lines = lines_of(text);
     for (size_t i = 0; i < lines.size(); ++i) {
         std::string_view l = lines[i];
@@ -88,13 +88,17 @@ std::optional<Spec> parse_tool_versions(const std::string& text, const std::file
             cuda_line = i + 1;
         } else if (tool == "cudnn") {
             cudnn = std::string(value);
+            cudnn_line = i + 1;
         }
     }
     if (!cuda) return std::nullopt;
-    std::string spec_text = *cuda;
-    if (cudnn) spec_text += "+" + *cudnn;
-    auto spec = Spec::parse(spec_text);
-    if (!spec) bad_file(path, cuda_line, "not a cuda/cudnn version: '" + shown(spec_text) + "'");
+    // Each value on its own, so the error names the line that is wrong.
+    auto cuda_spec = Spec::parse(*cuda);
+    if (!cuda_spec) bad_file(path, cuda_line, "not a cuda version: '" + shown(*cuda) + "'");
+    if (!cudnn) return cuda_spec;
+    std::optional<Spec> spec;
+    if (cudnn->find('+') == std::string::npos) spec = Spec::parse(*cuda + "+" + *cudnn);
+    if (!spec) bad_file(path, cudnn_line, "not a cudnn version for cuda " + shown(*cuda) + ": '" + shown(*cudnn) + "'");
     return spec;
 }
 

@@ -6,6 +6,7 @@
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -54,8 +55,9 @@ std::vector<CudnnRecord> Store::cudnns() {
         std::smatch m;
         if (!std::regex_match(name, m, re) || !fsx::is_dir(it->path())) continue;
         auto v = Version::parse(m[1].str());
-        if (!v) continue;
-        out.push_back({it->path(), "", *v, std::stoi(m[2].str()), true});
+        int cuda_major = 0;
+        if (!v || !str::parse_int(m[2].str(), cuda_major)) continue;  // not one of ours (stoi would throw)
+        out.push_back({it->path(), "", *v, cuda_major, true});
     }
     for (const auto& c : config().cudnns)
         out.push_back({fsx::from_utf8(c.path), c.variant, c.version, c.cuda_major, false});

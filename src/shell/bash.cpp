@@ -17,18 +17,38 @@ public:
     std::string unset_var(std::string_view n) const override { return "unset " + std::string(n); }
 
     std::string init_script(const InitOptions& o) const override {
-        return "# cudaenv shell integration for bash. Add to ~/.bashrc:  eval \"$(cudaenv init bash)\"\n"
-               "__cudaenv_bin=" + quote(o.exe) + "\n"
-               "cudaenv() {\n"
-               "  case \"${1-}\" in\n"
-               "    use|shell|deactivate)\n"
-               "      local __cudaenv_code\n"
-               "      __cudaenv_code=\"$(CUDAENV_SHELL=bash \"$__cudaenv_bin\" \"$@\")\" || return\n"
-               "      eval \"$__cudaenv_code\"\n"
-               "      ;;\n"
-               "    *) \"$__cudaenv_bin\" \"$@\" ;;\n"
-               "  esac\n"
-               "}\n";
+        std::string out =
+            "# cudaenv shell integration for bash. Add to ~/.bashrc:  eval \"$(cudaenv init bash)\"\n"
+            "__cudaenv_bin=" + quote(o.exe) + "\n"
+            "cudaenv() {\n"
+            "  case \"${1-}\" in\n"
+            "    use|shell|deactivate)\n"
+            "      local __cudaenv_code\n"
+            "      __cudaenv_code=\"$(CUDAENV_SHELL=bash \"$__cudaenv_bin\" \"$@\")\" || return\n"
+            "      eval \"$__cudaenv_code\"\n"
+            "      ;;\n"
+            "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
+            "  esac\n";
+        if (o.auto_switch)
+            // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
+            out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
+        out += "}\n";
+        if (!o.auto_switch) return out;
+        // PROMPT_COMMAND runs before each prompt; ours goes first (keeping $?)
+        // so the user's own prompt code already sees the new pair. bash 5.1
+        // also allows an array there.
+        return out + posix_autoswitch_hook("bash") +
+               "case \";${PROMPT_COMMAND[*]-};\" in\n"
+               "  *__cudaenv_hook*) ;;\n"
+               "  *)\n"
+               "    if [ -n \"${PROMPT_COMMAND+x}\" ] && [ \"${#PROMPT_COMMAND[@]}\" -gt 1 ]; then\n"
+               "      PROMPT_COMMAND=(__cudaenv_hook \"${PROMPT_COMMAND[@]}\")\n"
+               "    else\n"
+               "      __cudaenv_nl=$'\\n'\n"
+               "      PROMPT_COMMAND=\"__cudaenv_hook${PROMPT_COMMAND:+$__cudaenv_nl$PROMPT_COMMAND}\"\n"
+               "      unset __cudaenv_nl\n"
+               "    fi ;;\n"
+               "esac\n";
     }
 
     std::string completion_script(const std::vector<std::string>& commands) const override {

@@ -4,6 +4,7 @@
 // Delayed expansion (!) is off by default in cmd and the shim does not turn it on.
 #include "shell/shell.hpp"
 
+#include "util/error.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -12,6 +13,11 @@ namespace {
 
 // Escapes text that follows an opening " on a batch line.
 std::string batch_escape_in_quotes(std::string_view v) {
+    // A line break ends the batch line: the rest would run as a command, and
+    // cmd has no way to quote one. Refuse rather than write it.
+    if (v.find_first_of("\r\n") != std::string_view::npos)
+        throw Error("cannot pass a value with a line break to cmd.exe",
+                    "remove the line break from the variable or folder name");
     std::string out;
     bool quoted = true;
     for (char c : v) {

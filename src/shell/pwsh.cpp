@@ -54,6 +54,87 @@ std::string apply_block(const std::string& exe_literal, const std::string& args,
            i + "}\n";
 }
 
+// Auto-switch. The key is "k", then for every version file that can decide
+// the pair here (the nearest .cudaenv and any .tool-versions below it) its
+// path and first 32 lines, read with .NET only: an unchanged key starts no
+// process, and a file's content is only compared, never evaluated. PowerShell
+// 7 calls the hook from LocationChangedAction (chained with any existing
+// handler); Windows PowerShell 5.1 has none, so there the prompt function is
+// wrapped. `cd` is never aliased or wrapped.
+std::string autoswitch(const std::string& exe_literal) {
+    return "function global:__cudaenv_read([string]$Path) {\n"
+           "    $r = $null\n"
+           "    try {\n"
+           "        $r = New-Object System.IO.StreamReader -ArgumentList $Path\n"
+           "        $sb = New-Object System.Text.StringBuilder\n"
+           "        for ($i = 0; $i -lt 32; $i++) {\n"
+           "            $line = $r.ReadLine()\n"
+           "            if ($null -eq $line) { break }\n"
+           "            [void]$sb.Append($line).Append(\"`n\")\n"
+           "        }\n"
+           "        return $sb.ToString()\n"
+           "    } catch {\n"
+           "        return ''\n"
+           "    } finally {\n"
+           "        if ($r) { $r.Dispose() }\n"
+           "    }\n"
+           "}\n"
+           "function global:__cudaenv_hook {\n"
+           "    # An explicit `cudaenv use` (or a CUDAENV_VERSION of the user's) wins.\n"
+           "    if ($env:CUDAENV_VERSION) { return }\n"
+           "    $loc = $ExecutionContext.SessionState.Path.CurrentFileSystemLocation\n"
+           "    if (-not $loc) { return }\n"
+           "    $dir = $loc.ProviderPath\n"
+           "    $key = New-Object System.Text.StringBuilder\n"
+           "    [void]$key.Append('k')\n"
+           "    while ($dir) {\n"
+           "        $f = [System.IO.Path]::Combine($dir, '.cudaenv')\n"
+           "        if ([System.IO.File]::Exists($f)) {\n"
+           "            [void]$key.Append(\"`n\").Append($f).Append(\"`n\").Append((__cudaenv_read $f))\n"
+           "            break\n"
+           "        }\n"
+           "        $f = [System.IO.Path]::Combine($dir, '.tool-versions')\n"
+           "        if ([System.IO.File]::Exists($f)) {\n"
+           "            [void]$key.Append(\"`n\").Append($f).Append(\"`n\").Append((__cudaenv_read $f))\n"
+           "        }\n"
+           "        $dir = [System.IO.Path]::GetDirectoryName($dir)\n"
+           "    }\n"
+           "    $k = $key.ToString()\n"
+           "    if ($k -ceq $global:__cudaenv_key) { return }\n"
+           "    $global:__cudaenv_key = $k\n"
+           "    # Outside every project with nothing active there is nothing to undo.\n"
+           "    if ($k -ceq 'k' -and -not $env:__CUDAENV_STATE) { return }\n"
+           "    $__ce_last = $global:LASTEXITCODE\n"
+           "    $__ce_enc = [Console]::OutputEncoding\n"
+           "    $env:CUDAENV_SHELL = 'pwsh'\n"
+           "    try {\n"
+           "        try { [Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false } catch { }\n"
+           "        $__ce_code = & " + exe_literal + " hook-env\n"
+           "        $__ce_status = $LASTEXITCODE\n"
+           "    } finally {\n"
+           "        try { [Console]::OutputEncoding = $__ce_enc } catch { }\n"
+           "        Remove-Item Env:CUDAENV_SHELL -ErrorAction SilentlyContinue\n"
+           "    }\n"
+           "    if ($__ce_status -eq 0 -and $__ce_code) { Invoke-Expression ($__ce_code -join \"`n\") }\n"
+           "    $global:LASTEXITCODE = $__ce_last\n"
+           "}\n"
+           "if ($PSVersionTable.PSVersion.Major -ge 7) {\n"
+           "    $__ce_ic = $ExecutionContext.SessionState.InvokeCommand\n"
+           "    if ($global:__cudaenv_lca) {\n"
+           "        $__ce_ic.LocationChangedAction = [System.Delegate]::Remove($__ce_ic.LocationChangedAction, $global:__cudaenv_lca)\n"
+           "    }\n"
+           "    $global:__cudaenv_lca = [System.EventHandler[System.Management.Automation.LocationChangedEventArgs]] { __cudaenv_hook }\n"
+           "    $__ce_ic.LocationChangedAction = [System.Delegate]::Combine($__ce_ic.LocationChangedAction, $global:__cudaenv_lca)\n"
+           "} elseif (-not $global:__cudaenv_prompt) {\n"
+           "    $global:__cudaenv_prompt = $function:prompt\n"
+           "    function global:prompt {\n"
+           "        __cudaenv_hook\n"
+           "        & $global:__cudaenv_prompt\n"
+           "    }\n"
+           "}\n"
+           "__cudaenv_hook\n";
+}
+
 class Pwsh : public Shell {
 public:
     std::string_view name() const override { return "pwsh"; }
@@ -69,10 +150,20 @@ public:
     }
 
     std::string init_script(const InitOptions& o) const override {
-        return "# cudaenv shell integration for PowerShell. Add to $PROFILE:\n"
-               "#   Invoke-Expression (& cudaenv init pwsh | Out-String)\n"
-               "function global:cudaenv {\n" +
-               apply_block(quote(o.exe), "$args", "    ", "return") + "}\n";
+        std::string out =
+            "# cudaenv shell integration for PowerShell. Add to $PROFILE:\n"
+            "#   Invoke-Expression (& cudaenv init pwsh | Out-String)\n"
+            "function global:cudaenv {\n" +
+            apply_block(quote(o.exe), "$args", "    ", "return");
+        if (o.auto_switch)
+            // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
+            out += "    if (($__ce_sub -eq 'deactivate' -or $__ce_sub -eq 'local') -and $LASTEXITCODE -eq 0) {\n"
+                   "        $global:__cudaenv_key = $null\n"
+                   "        __cudaenv_hook\n"
+                   "    }\n";
+        out += "}\n";
+        if (!o.auto_switch) return out;
+        return out + autoswitch(quote(o.exe));
     }
 
     std::string completion_script(const std::vector<std::string>& commands) const override {

@@ -42,6 +42,50 @@ std::string posix_single_quote(std::string_view value) {
     return out;
 }
 
+std::string posix_autoswitch_hook(std::string_view shell) {
+    // The key is "k", then for every version file that can decide the pair
+    // here (the nearest .cudaenv and any .tool-versions below it) its path and
+    // its first 32 lines. Files are only read into a string and compared;
+    // nothing in them is ever evaluated. `[`, `read`, $(( )) and ${d%/*} are
+    // builtins, so an unchanged key costs no process at all.
+    const std::string sh(shell);
+    return "__cudaenv_read() {\n"
+           "  local __ce_line __ce_i=0\n"
+           "  while [ \"$__ce_i\" -lt 32 ] && { IFS= read -r __ce_line || [ -n \"$__ce_line\" ]; }; do\n"
+           "    __ce_k+=\"$__ce_line\"$'\\n'\n"
+           "    __ce_i=$((__ce_i + 1))\n"
+           "  done 2>/dev/null < \"$1\"\n"
+           "}\n"
+           "__cudaenv_hook() {\n"
+           "  local __ce_rc=$?\n"
+           "  # An explicit `cudaenv use` (or a CUDAENV_VERSION of the user's) wins.\n"
+           "  if [ -z \"${CUDAENV_VERSION-}\" ]; then\n"
+           "    local __ce_d=\"${PWD%/}\" __ce_k=k __ce_code\n"
+           "    while :; do\n"
+           "      if [ -f \"$__ce_d/.cudaenv\" ]; then\n"
+           "        __ce_k+=$'\\n'\"$__ce_d/.cudaenv\"$'\\n'\n"
+           "        __cudaenv_read \"$__ce_d/.cudaenv\"\n"
+           "        break\n"
+           "      fi\n"
+           "      if [ -f \"$__ce_d/.tool-versions\" ]; then\n"
+           "        __ce_k+=$'\\n'\"$__ce_d/.tool-versions\"$'\\n'\n"
+           "        __cudaenv_read \"$__ce_d/.tool-versions\"\n"
+           "      fi\n"
+           "      [ -z \"$__ce_d\" ] && break\n"
+           "      __ce_d=\"${__ce_d%/*}\"\n"
+           "    done\n"
+           "    if [ \"$__ce_k\" != \"${__cudaenv_key-}\" ]; then\n"
+           "      __cudaenv_key=\"$__ce_k\"\n"
+           "      # Outside every project with nothing active there is nothing to undo.\n"
+           "      if [ \"$__ce_k\" != k ] || [ -n \"${__CUDAENV_STATE-}\" ]; then\n"
+           "        __ce_code=\"$(CUDAENV_SHELL=" + sh + " \"$__cudaenv_bin\" hook-env)\" && eval \"$__ce_code\"\n"
+           "      fi\n"
+           "    fi\n"
+           "  fi\n"
+           "  return \"$__ce_rc\"\n"
+           "}\n";
+}
+
 std::string write_session_shims(const InitOptions& opts) {
     auto dir = fsx::from_utf8(opts.store) / "shims";
     // The .ps1 carries a UTF-8 BOM: Windows PowerShell 5.1 reads a script

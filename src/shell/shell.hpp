@@ -14,6 +14,8 @@ namespace cudaenv {
 struct InitOptions {
     std::string exe;    // absolute path of the cudaenv binary (UTF-8)
     std::string store;  // the store root (UTF-8)
+    // Switch pairs on directory change (`init --auto-switch`, the default).
+    bool auto_switch = true;
 };
 
 class Shell {
@@ -46,6 +48,12 @@ std::unique_ptr<Shell> make_cmd();
 
 // Quoting shared by the POSIX-family backends: '...' with ' as '\''.
 std::string posix_single_quote(std::string_view value);
+
+// bash and zsh share the auto-switch hook `__cudaenv_hook` (see shell.cpp):
+// it decides in shell code, with builtins only, whether the .cudaenv /
+// .tool-versions that applies here changed, and only then runs
+// `cudaenv hook-env` once. `shell` is "bash" or "zsh".
+std::string posix_autoswitch_hook(std::string_view shell);
 
 // The session shims for PowerShell and cmd (<store>/shims/cudaenv.ps1 and
 // cudaenv.cmd): they call the binary and apply its output to the calling

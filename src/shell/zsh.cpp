@@ -16,18 +16,29 @@ public:
     std::string unset_var(std::string_view n) const override { return "unset " + std::string(n); }
 
     std::string init_script(const InitOptions& o) const override {
-        return "# cudaenv shell integration for zsh. Add to ~/.zshrc:  eval \"$(cudaenv init zsh)\"\n"
-               "typeset -g __cudaenv_bin=" + quote(o.exe) + "\n"
-               "cudaenv() {\n"
-               "  case \"${1-}\" in\n"
-               "    use|shell|deactivate)\n"
-               "      local __cudaenv_code\n"
-               "      __cudaenv_code=\"$(CUDAENV_SHELL=zsh \"$__cudaenv_bin\" \"$@\")\" || return\n"
-               "      eval \"$__cudaenv_code\"\n"
-               "      ;;\n"
-               "    *) \"$__cudaenv_bin\" \"$@\" ;;\n"
-               "  esac\n"
-               "}\n";
+        std::string out =
+            "# cudaenv shell integration for zsh. Add to ~/.zshrc:  eval \"$(cudaenv init zsh)\"\n"
+            "typeset -g __cudaenv_bin=" + quote(o.exe) + "\n"
+            "cudaenv() {\n"
+            "  case \"${1-}\" in\n"
+            "    use|shell|deactivate)\n"
+            "      local __cudaenv_code\n"
+            "      __cudaenv_code=\"$(CUDAENV_SHELL=zsh \"$__cudaenv_bin\" \"$@\")\" || return\n"
+            "      eval \"$__cudaenv_code\"\n"
+            "      ;;\n"
+            "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
+            "  esac\n";
+        if (o.auto_switch)
+            // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
+            out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
+        out += "}\n";
+        if (!o.auto_switch) return out;
+        // chpwd on every directory change, precmd before each prompt (the first
+        // one, and edits of a .cudaenv); the key check makes repeats free.
+        return out + "typeset -g __cudaenv_key\n" + posix_autoswitch_hook("zsh") +
+               "typeset -ga chpwd_functions precmd_functions\n"
+               "if (( ! ${chpwd_functions[(Ie)__cudaenv_hook]} )); then chpwd_functions+=(__cudaenv_hook); fi\n"
+               "if (( ! ${precmd_functions[(Ie)__cudaenv_hook]} )); then precmd_functions=(__cudaenv_hook $precmd_functions); fi\n";
     }
 
     std::string completion_script(const std::vector<std::string>& commands) const override {

@@ -1,0 +1,47 @@
+// cudaenv hook-env (hidden): what the auto-switch hook of `cudaenv init`
+// evaluates when the version file that applies to the current folder has
+// changed. It prints the code for the pair the nearest .cudaenv (or
+// .tool-versions) names, or the code that restores the environment from
+// before when the folder is in no project. It leaves CUDAENV_VERSION alone,
+// so `cudaenv current` still names the file, and an explicit `cudaenv use`
+// (which sets CUDAENV_VERSION) wins: then it prints nothing.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "platform/platform.hpp"
+#include "shell/shell.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_hook_env(Context& ctx) {
+    auto shell = integration_shell("hook-env");
+    if (auto v = platform::get_env("CUDAENV_VERSION"); v && !v->empty()) return;
+    std::vector<EnvChange> changes;
+    if (auto file = find_version_file(ctx.cwd())) {
+        try {
+            changes = ctx.plan_for(file->spec.str());
+        } catch (const Error& e) {
+            throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
+        }
+        std::erase_if(changes, [](const EnvChange& c) { return c.name == "CUDAENV_VERSION"; });
+    } else {
+        // In no project: undo what the hook applied (nothing when nothing is active).
+        changes = plan_deactivate(ctx.env(), native_path_style());
+    }
+    std::cout << render(*shell, changes);
+}
+
+}  // namespace
+
+void register_hook_env(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("hook-env", "Code for the auto-switch hook of `cudaenv init` (internal)");
+    cmd->group("");
+    cmd->callback([&ctx] { run_hook_env(ctx); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""Auto-switch on directory change, driven in a real interactive shell.
+
+    python3 test_autoswitch.py --cudaenv BIN --shell bash [unittest args]
+
+The shell (bash, zsh, fish or pwsh) runs interactively on a pseudo-terminal
+under `strace -f -e trace=execve`, with `cudaenv init <shell>` loaded from its
+rc file. The test types commands as a user would: cd into a project with a
+.cudaenv, into a nested project, out again; presses Enter on unchanged
+folders; uses `cudaenv use` and `deactivate`. After each step a child of the
+shell records what it sees (fixture.py --dump); the strace log then tells how
+many cudaenv processes each step started. No timing is asserted: waits only
+bound how long the test may hang."""
+import argparse
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixture  # noqa: E402
+from test_shells import Dialect  # noqa: E402
+import test_shells  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARGS = None
+FIX = None
+WAIT = 90  # seconds one step may take before the test gives up
+
+
+class Session:
+    """One interactive shell on a pty, under strace."""
+
+    def __init__(self, shell, rc_body, cwd):
+        self.d = Dialect(shell)
+        self.outdir = tempfile.mkdtemp(prefix="auto-", dir=FIX.tmp)
+        self.trace = os.path.join(self.outdir, "strace.log")
+        self.buf = bytearray()
+        self.lock = threading.Lock()
+        rc = self.d.preamble(self.outdir) + rc_body
+        env = FIX.base_env()
+        env["PATH"] = "/usr/local/bin:/opt/unrelated tools:/usr/bin:/opt/unrelated tools:/bin"
+        env["TERM"] = "dumb"
+        if shell == "bash":
+            rcfile = os.path.join(self.outdir, "bashrc")
+            argv = [fixture.shell_exe("bash"), "--noprofile", "--rcfile", rcfile, "-i"]
+            rc = "PS1='$ '\n" + rc
+        elif shell == "zsh":
+            rcfile = os.path.join(self.outdir, ".zshrc")
+            env["ZDOTDIR"] = self.outdir
+            argv = [fixture.shell_exe("zsh"), "-d", "-i"]
+            rc = "PS1='%% '\nunsetopt BEEP ZLE\n" + rc
+        elif shell == "fish":
+            rcfile = os.path.join(self.outdir, "rc.fish")
+            argv = [fixture.shell_exe("fish"), "--no-config", "-i", "-C", "source " + rcfile]
+            rc = "function fish_prompt; echo -n '> '; end\nfunction fish_title; end\n" + rc
+        else:
+            rcfile = os.path.join(self.outdir, "rc.ps1")
+            argv = [fixture.PWSH, "-NoLogo", "-NoProfile", "-NoExit", "-Command", ". '%s'" % rcfile]
+            rc = ("Remove-Module PSReadLine -ErrorAction SilentlyContinue\n"
+                  "function global:prompt { 'PS> ' }\n" + rc)
+        with open(rcfile, "w", encoding="utf-8") as f:
+            f.write(rc)
+        argv = [shutil.which("strace"), "-f", "-s", "4096", "-e", "trace=execve", "-o", self.trace] + argv
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(cwd)
+            os.execve(argv[0], argv, env)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            try:
+                r, _, _ = select.select([self.fd], [], [], 0.5)
+                if not r:
+                    continue
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            with self.lock:
+                self.buf += data
+                # Answer cursor-position queries (PowerShell asks for one).
+                n = self.buf.count(b"\x1b[6n")
+                if n:
+                    self.buf = self.buf.replace(b"\x1b[6n", b"<DSR>")
+                    for _ in range(n):
+                        os.write(self.fd, b"\x1b[1;1R")
+
+    def output(self):
+        with self.lock:
+            return self.buf.decode("utf-8", "replace")
+
+    def send(self, line):
+        os.write(self.fd, line.encode("utf-8") + b"\r")
+
+    def wait_file(self, path):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if os.path.exists(path):
+                # The dumper writes then closes; a complete JSON file loads.
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        return test_shells.json.load(f)
+                except ValueError:
+                    pass
+            time.sleep(0.05)
+        raise AssertionError("no snapshot %s; terminal said:\n%s" % (os.path.basename(path), self.output()[-3000:]))
+
+    def snap(self, label):
+        self.send("__snap " + label)
+        return self.wait_file(os.path.join(self.outdir, label + ".json"))
+
+    def close(self):
+        self.send("exit")
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+    def execs(self):
+        """The execve calls in order: ("snap", label) or ("cudaenv", argv text) or ("other", path)."""
+        out = []
+        with open(self.trace, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.search(r'execve\("((?:[^"\\]|\\.)*)", \[(.*)', line)
+                # Failed attempts (a shell trying each PATH entry) start nothing.
+                if not m or re.search(r"= -1 E[A-Z]+", line):
+                    continue
+                path, rest = m.group(1), m.group(2)
+                if "--dump" in rest:
+                    lm = re.search(r'"--dump", "[^"]*", "([^"]+)"', rest)
+                    out.append(("snap", lm.group(1) if lm else "?"))
+                elif path.endswith("/cudaenv"):
+                    out.append(("cudaenv", rest[:200]))
+                else:
+                    out.append(("other", path))
+        return out
+
+
+def execs_between(execs, start, end):
+    """Every process started after snapshot `start` and before `end`."""
+    labels = [x[1] for x in execs if x[0] == "snap"]
+    assert start in labels and end in labels, (start, end, labels)
+    i = next(n for n, x in enumerate(execs) if x == ("snap", start))
+    j = next(n for n, x in enumerate(execs) if x == ("snap", end))
+    return execs[i + 1:j]
+
+
+def cudaenv_calls_between(execs, start, end):
+    """cudaenv processes started after snapshot `start` and before `end`."""
+    labels = [x[1] for x in execs if x[0] == "snap"]
+    assert start in labels and end in labels, (start, end, labels)
+    i = next(n for n, x in enumerate(execs) if x == ("snap", start))
+    j = next(n for n, x in enumerate(execs) if x == ("snap", end))
+    return [x[1] for x in execs[i + 1:j] if x[0] == "cudaenv"]
+
+
+class AutoSwitchTests(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        base = os.path.join(FIX.tmp, "auto %s" % self.id().rsplit(".", 1)[-1])
+        self.p1 = os.path.join(base, "proj 一 $a 'b'")
+        self.p2 = os.path.join(self.p1, "inner `x` %y%")
+        self.p2sub = os.path.join(self.p2, "sub dir")
+        os.makedirs(self.p2sub)
+        fixture.write(os.path.join(self.p1, ".cudaenv"), "11.8  # old project\n")
+        fixture.write(os.path.join(self.p2, ".cudaenv"), "# newer\n12.4+9\n")
+        self.tv = os.path.join(base, "asdf project")
+        os.makedirs(self.tv)
+        fixture.write(os.path.join(self.tv, ".tool-versions"), "python 3.11.4\ncuda 12.4\ncudnn 9.1.0\n")
+
+    def assert_pair(self, snap, toolkit, cudnn):
+        env = snap["env"]
+        self.assertEqual(env.get("CUDA_PATH"), toolkit)
+        self.assertEqual(env.get("CUDA_HOME"), toolkit)
+        self.assertEqual(env.get("CUDNN_PATH"), cudnn)
+        self.assertEqual(snap["nvcc_path"], os.path.join(toolkit, "bin", "nvcc"))
+        self.assertEqual(env["PATH"].split(":")[0], os.path.join(toolkit, "bin"))
+
+    def assert_restored(self, snap, start):
+        for v in ("PATH", "LD_LIBRARY_PATH", "CUDA_PATH", "CUDA_HOME", "CUDNN_PATH", "CUDNN_HOME",
+                  "CUDAENV_VERSION", "__CUDAENV_STATE"):
+            self.assertEqual(snap["env"].get(v), start["env"].get(v), v)
+        self.assertEqual(snap["nvcc_path"], "")
+
+    def test_switch_on_cd_and_count_processes(self):
+        self.flow(Dialect(ARGS.shell).load(auto_switch=True))
+
+    def test_prompt_hook_of_windows_powershell_5(self):
+        """Windows PowerShell 5.1 has no LocationChangedAction, so there the
+        integration wraps the prompt function. PowerShell 7 runs that branch
+        here when the version test in the script is made false."""
+        if ARGS.shell != "pwsh":
+            self.skipTest("PowerShell only")
+        load = ("Invoke-Expression ((& %s init pwsh | Out-String).Replace("
+                "'$PSVersionTable.PSVersion.Major -ge 7', '$false'))\n"
+                "if ($ExecutionContext.SessionState.InvokeCommand.LocationChangedAction) { throw 'LCA set' }\n"
+                % Dialect("pwsh").q(FIX.cudaenv))
+        self.flow(load)
+
+    def flow(self, load):
+        d = Dialect(ARGS.shell)
+        s = Session(ARGS.shell, load, FIX.home)
+        try:
+            snaps = {}
+            snaps["start"] = s.snap("start")
+            for _ in range(4):
+                s.send("")
+            snaps["idle"] = s.snap("idle")
+            s.send(d.cd(self.p1).strip())
+            snaps["p1"] = s.snap("p1")
+            for _ in range(3):
+                s.send("")
+            snaps["p1idle"] = s.snap("p1idle")
+            s.send(d.cd(self.p2).strip())
+            snaps["p2"] = s.snap("p2")
+            s.send(d.cd(self.p2sub).strip())
+            snaps["p2sub"] = s.snap("p2sub")
+            s.send(d.cd(self.p1).strip())
+            snaps["back1"] = s.snap("back1")
+            s.send(d.cd(FIX.home).strip())
+            snaps["out"] = s.snap("out")
+            s.send(d.cd(self.tv).strip())
+            snaps["tv"] = s.snap("tv")
+            s.send(d.cd(FIX.home).strip())
+            snaps["out2"] = s.snap("out2")
+            # An explicit `use` wins over the folders until deactivate.
+            s.send(d.cd(self.p1).strip())
+            snaps["p1b"] = s.snap("p1b")
+            s.send("cudaenv use 11.8+none")
+            snaps["use"] = s.snap("use")
+            s.send(d.cd(self.p2).strip())
+            snaps["use_p2"] = s.snap("use_p2")
+            s.send(d.cd(FIX.home).strip())
+            snaps["use_out"] = s.snap("use_out")
+            s.send("cudaenv deactivate")
+            snaps["deact"] = s.snap("deact")
+            s.send(d.cd(self.p2).strip())
+            snaps["p2b"] = s.snap("p2b")
+            # A .cudaenv written here applies at once.
+            s.send(d.cd(self.p2sub).strip())
+            s.send("cudaenv local 11.8")
+            snaps["local"] = s.snap("local")
+            s.send(d.cd(FIX.home).strip())
+            snaps["final"] = s.snap("final")
+        finally:
+            s.close()
+        execs = s.execs()
+        start = snaps["start"]
+        self.assertNotIn("CUDA_PATH", start["env"])
+
+        self.assert_pair(snaps["p1"], FIX.cuda118, FIX.cudnn8)
+        self.assertNotIn("CUDAENV_VERSION", snaps["p1"]["env"])
+        self.assert_pair(snaps["p1idle"], FIX.cuda118, FIX.cudnn8)
+        self.assert_pair(snaps["p2"], FIX.cuda124, FIX.cudnn9)
+        self.assert_pair(snaps["p2sub"], FIX.cuda124, FIX.cudnn9)
+        self.assert_pair(snaps["back1"], FIX.cuda118, FIX.cudnn8)
+        self.assert_restored(snaps["out"], start)
+        self.assert_pair(snaps["tv"], FIX.cuda124, FIX.cudnn9)
+        self.assert_restored(snaps["out2"], start)
+        self.assert_pair(snaps["p1b"], FIX.cuda118, FIX.cudnn8)
+        for k in ("use", "use_p2", "use_out"):
+            self.assert_pair(snaps[k], FIX.cuda118, None)
+            self.assertEqual(snaps[k]["env"]["CUDAENV_VERSION"], "11.8+none")
+        self.assert_restored(snaps["deact"], start)
+        self.assert_pair(snaps["p2b"], FIX.cuda124, FIX.cudnn9)
+        self.assert_pair(snaps["local"], FIX.cuda118, FIX.cudnn8)
+        self.assert_restored(snaps["final"], start)
+
+        calls = lambda a, b: cudaenv_calls_between(execs, a, b)  # noqa: E731
+        # Prompts in a folder whose resolution cannot have changed: no process
+        # at all (there is no nvcc on PATH yet, so __snap starts none either).
+        self.assertEqual(execs_between(execs, "start", "idle"), [])
+        self.assertEqual(calls("p1", "p1idle"), [])
+        self.assertEqual(calls("p2", "p2sub"), [])
+        # Each change of project: exactly one.
+        self.assertEqual(len(calls("idle", "p1")), 1)
+        self.assertIn('"hook-env"', calls("idle", "p1")[0])
+        self.assertEqual(len(calls("p1idle", "p2")), 1)
+        self.assertEqual(len(calls("p2sub", "back1")), 1)
+        self.assertEqual(len(calls("back1", "out")), 1)
+        self.assertEqual(len(calls("out", "tv")), 1)
+        # Under an explicit use only the use itself runs.
+        self.assertEqual(len(calls("p1b", "use")), 1)
+        self.assertEqual(calls("use", "use_p2"), [])
+        self.assertEqual(calls("use_p2", "use_out"), [])
+
+    def test_hostile_dot_cudaenv_is_never_run(self):
+        proj = os.path.join(FIX.tmp, "auto hostile")
+        os.makedirs(proj, exist_ok=True)
+        fixture.write(os.path.join(proj, ".cudaenv"), "$(touch PWNED)\n`touch PWNED`; touch PWNED\n")
+        d = Dialect(ARGS.shell)
+        s = Session(ARGS.shell, d.load(auto_switch=True), FIX.home)
+        try:
+            start = s.snap("start")
+            s.send(d.cd(proj).strip())
+            inproj = s.snap("inproj")
+            for _ in range(3):
+                s.send("")
+            again = s.snap("again")
+        finally:
+            s.close()
+        self.assertFalse(os.path.exists(os.path.join(proj, "PWNED")))
+        self.assertFalse(os.path.exists(os.path.join(FIX.home, "PWNED")))
+        self.assertIn("not a spec", s.output())
+        self.assertEqual(inproj["env"].get("PATH"), start["env"].get("PATH"))
+        self.assertNotIn("CUDA_PATH", inproj["env"])
+        # The error is reported once, not on every prompt.
+        self.assertEqual(cudaenv_calls_between(s.execs(), "inproj", "again"), [])
+
+
+def main():
+    global ARGS, FIX
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cudaenv", required=True)
+    ap.add_argument("--shell", required=True, choices=["bash", "zsh", "fish", "pwsh"])
+    ARGS, rest = ap.parse_known_args()
+    if not shutil.which("strace"):
+        print("strace is needed (apt-get install strace)", file=sys.stderr)
+        return 1
+    test_shells.ARGS = ARGS
+    FIX = fixture.Fixture(ARGS.cudaenv)
+    test_shells.FIX = FIX
+    try:
+        prog = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
+        return 0 if prog.result.wasSuccessful() else 1
+    finally:
+        if not os.environ.get("CUDAENV_KEEP_FIXTURE"):
+            FIX.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+#include <doctest/doctest.h>
+
+#include "core/config.hpp"
+#include "test_support.hpp"
+#include "util/error.hpp"
+
+using namespace cudaenv;
+using testsupport::read;
+using testsupport::TempDir;
+using testsupport::write;
+namespace fs = std::filesystem;
+
+namespace {
+
+Version V(const char* s) { return *Version::parse(s); }
+
+// The message of the Error that loading `text` throws ("" when none).
+std::string load_error(const TempDir& tmp, const std::string& text) {
+    auto file = tmp / "config.toml";
+    write(file, text);
+    auto before = fs::last_write_time(file);
+    std::string msg;
+    try {
+        Config::load(file);
+    } catch (const Error& e) {
+        msg = e.what();
+        CHECK_FALSE(e.hint().empty());
+    }
+    // Loading never changes the file.
+    CHECK(read(file) == text);
+    CHECK(fs::last_write_time(file) == before);
+    return msg;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("Config::load") {
+    TempDir tmp("config");
+    auto file = tmp / "config.toml";
+    auto shown = file.string();
+
+    SUBCASE("a missing file is an empty config") {
+        auto c = Config::load(tmp / "nope" / "config.toml");
+        CHECK_FALSE(c.global.has_value());
+        CHECK_FALSE(c.mirror.has_value());
+        CHECK(c.pins.empty());
+        CHECK(c.toolkits.empty());
+        CHECK(c.cudnns.empty());
+        CHECK_FALSE(fs::exists(tmp / "nope"));
+    }
+    SUBCASE("an empty file is an empty config") {
+        write(file, "");
+        CHECK_FALSE(Config::load(file).global.has_value());
+    }
+    SUBCASE("a hand-written file") {
+        write(file,
+              "# mine\nglobal = \"12.6+9\"\n\n[pins]\n\"12.6.3\" = \"9.1.0\"\n\n[[toolkit]]\npath = \"/opt/cuda-12.6\"\n"
+              "version = \"12.6.3\"\n\n[[cudnn]]\npath = 'C:\\Program Files\\NVIDIA\\CUDNN\\v9.1'\nversion = \"9.1.0\"\n"
+              "variant = \"12.6\"\ncuda_major = 12\n");
+        auto c = Config::load(file);
+        CHECK(c.global == "12.6+9");
+        CHECK(c.pins.at("12.6.3") == "9.1.0");
+        REQUIRE(c.toolkits.size() == 1);
+        CHECK(c.toolkits[0].path == "/opt/cuda-12.6");
+        REQUIRE(c.cudnns.size() == 1);
+        CHECK(c.cudnns[0].path == "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1");
+        CHECK(c.cudnns[0].variant == "12.6");
+        CHECK(c.cudnns[0].cuda_major == 12);
+    }
+    SUBCASE("a corrupt file names the file and the line, and is left alone") {
+        auto msg = load_error(tmp, "global = \"12.6\"\n\n[pins\n");
+        CHECK(contains(msg, shown));
+        CHECK(contains(msg, ":3:"));
+        msg = load_error(tmp, "global = \"12.6\"\nglobal = \"11.8\"\n");
+        CHECK(contains(msg, shown + ":2:"));
+        msg = load_error(tmp, "\x01\x02\xff\xfe garbage");
+        CHECK(contains(msg, shown + ":1:"));
+    }
+    SUBCASE("wrong types are errors with the line") {
+        auto msg = load_error(tmp, "# comment\nglobal = 3\n");
+        CHECK(contains(msg, shown + ":2:"));
+        CHECK(contains(msg, "global"));
+        CHECK(contains(load_error(tmp, "mirror = true\n"), shown + ":1:"));
+        CHECK(contains(load_error(tmp, "\n\npins = \"x\"\n"), shown + ":3:"));
+        CHECK(contains(load_error(tmp, "[pins]\n\"12.6\" = 9\n"), shown + ":2:"));
+        CHECK(contains(load_error(tmp, "toolkit = 3\n"), shown + ":1:"));
+        CHECK(contains(load_error(tmp, "[[toolkit]]\npath = 3\nversion = \"12.6\"\n"), shown + ":2:"));
+        CHECK(contains(load_error(tmp, "[[toolkit]]\npath = \"/x\"\nversion = \"twelve\"\n"), shown + ":3:"));
+        CHECK(contains(load_error(tmp, "[[toolkit]]\npath = \"/x\"\n"), "version"));
+        CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = \"12\"\n"), shown + ":4:"));
+        CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\nvariant = 12.6\n"), shown + ":4:"));
+    }
+    SUBCASE("a CUDA major out of range is an error, not a wrapped number") {
+        CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = 4294967308\n"),
+                       shown + ":4:"));
+        CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = -1\n"), shown + ":4:"));
+    }
+    SUBCASE("a folder where the file should be") {
+        fs::create_directories(file);
+        CHECK_THROWS_AS(Config::load(file), Error);
+    }
+}
+
+TEST_CASE("Config::to_toml") {
+    TempDir tmp("config");
+    auto file = tmp / "config.toml";
+    Config c;
+    c.global = "11.8+8.9.7";
+    c.mirror = "/srv/mirror with space/\"q\"";
+    c.pins = {{"12.6.3", "9.1.0"}, {"11.8.0", "8.9.7.29"}};
+    c.toolkits = {{"/opt/cuda 12 'quoted'", V("12.6.3")}, {"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8", V("11.8")},
+                  {"/home/ü/中文/cuda", V("13.0.2")}};
+    c.cudnns = {{"C:\\Program Files\\NVIDIA\\CUDNN\\v9.1", "12.6", V("9.1.0"), 12},
+                {"/opt/cudnn-8.9.7", "", V("8.9.7.29"), 11},
+                {"/opt/unknown", "", V("9.14.0"), 0}};
+
+    SUBCASE("round trip through a file") {
+        c.save(file);
+        auto d = Config::load(file);
+        CHECK(d.global == c.global);
+        CHECK(d.mirror == c.mirror);
+        CHECK(d.pins == c.pins);
+        REQUIRE(d.toolkits.size() == c.toolkits.size());
+        for (size_t i = 0; i < c.toolkits.size(); ++i) {
+            CHECK(d.toolkits[i].path == c.toolkits[i].path);
+            CHECK(d.toolkits[i].version == c.toolkits[i].version);
+        }
+        REQUIRE(d.cudnns.size() == c.cudnns.size());
+        for (size_t i = 0; i < c.cudnns.size(); ++i) {
+            CHECK(d.cudnns[i].path == c.cudnns[i].path);
+            CHECK(d.cudnns[i].variant == c.cudnns[i].variant);
+            CHECK(d.cudnns[i].version == c.cudnns[i].version);
+            CHECK(d.cudnns[i].cuda_major == c.cudnns[i].cuda_major);
+        }
+        // Saving what was loaded gives the same bytes.
+        CHECK(d.to_toml() == c.to_toml());
+    }
+    SUBCASE("an empty config") {
+        Config e;
+        e.save(file);
+        auto d = Config::load(file);
+        CHECK_FALSE(d.global.has_value());
+        CHECK(d.toolkits.empty());
+    }
+    SUBCASE("save replaces the file whole and leaves no temporary file") {
+        write(file, "old = 1\n");
+        c.save(file);
+        CHECK(read(file) == c.to_toml());
+        size_t n = 0;
+        for ([[maybe_unused]] const auto& e : fs::directory_iterator(tmp.path())) ++n;
+        CHECK(n == 1);
+    }
+}

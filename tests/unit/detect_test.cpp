@@ -1,0 +1,396 @@
+// Detection on synthetic trees: empty files stand in for libraries, tiny
+// headers and version.json files carry the versions.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "core/detect.hpp"
+#include "test_support.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+using testsupport::write;
+
+namespace {
+
+Version V(const char* s) { return *Version::parse(s); }
+
+std::string cudnn_header(int major, int minor, int patch) {
+    // cuDNN 8 and 9 use different formulas for CUDNN_VERSION.
+    std::string formula = major >= 9 ? "(CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)"
+                                     : "(CUDNN_MAJOR * 1000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)";
+    return "/* Copyright NVIDIA */\n#ifndef CUDNN_VERSION_H_\n#define CUDNN_VERSION_H_\n\n"
+           "#define CUDNN_MAJOR " + std::to_string(major) + "\n#define CUDNN_MINOR " + std::to_string(minor) +
+           "\n#define CUDNN_PATCHLEVEL " + std::to_string(patch) + "\n\n#define CUDNN_VERSION " + formula +
+           "\n\n#define CUDNN_MAX_SM_MAJOR_NUMBER 9\n#endif\n";
+}
+
+std::string version_json(const std::string& v) {
+    return "{\n   \"cuda\" : {\n      \"name\" : \"CUDA SDK\",\n      \"version\" : \"" + v +
+           "\"\n   },\n   \"cuda_cudart\" : {\n      \"name\" : \"CUDA Runtime (cudart)\",\n      \"version\" : "
+           "\"12.6.77\"\n   },\n   \"nvidia_driver\" : {\"name\":\"NVIDIA Linux Driver\",\"version\":\"520.61.05\"}\n}\n";
+}
+
+fs::path N(const fs::path& p) { return p.lexically_normal(); }
+
+}  // namespace
+
+TEST_CASE("cuda_version_from_version_json") {
+    CHECK(cuda_version_from_version_json(version_json("12.6.3")) == V("12.6.3"));
+    SUBCASE("a build date as the third field keeps major.minor") {
+        CHECK(cuda_version_from_version_json(version_json("11.8.20220929")) == V("11.8"));
+    }
+    SUBCASE("malformed") {
+        CHECK_FALSE(cuda_version_from_version_json("").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("{").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("[]").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("{\"cuda\": \"12.6\"}").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("{\"cuda\": {\"version\": 12.6}}").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("{\"cuda\": {\"version\": \"twelve\"}}").has_value());
+        CHECK_FALSE(cuda_version_from_version_json("{\"cuda_cudart\": {\"version\": \"12.6.77\"}}").has_value());
+    }
+}
+
+TEST_CASE("cuda_version_from_header") {
+    CHECK(cuda_version_from_header("#define CUDART_VERSION  12060\n") == V("12.6"));
+    CHECK(cuda_version_from_header("#define CUDA_VERSION 11080\n") == V("11.8"));
+    CHECK(cuda_version_from_header("#  define CUDART_VERSION 13000 /* x */\n") == V("13.0"));
+    CHECK(cuda_version_from_header("#define CUDART_VERSION 12090\n#define CUDA_VERSION 11000\n") == V("12.9"));
+    CHECK_FALSE(cuda_version_from_header("#define CUDART_VERSION_X 12060\n").has_value());
+    CHECK_FALSE(cuda_version_from_header("no defines").has_value());
+    CHECK_FALSE(cuda_version_from_header("#define CUDART_VERSION 99999999999\n").has_value());
+}
+
+TEST_CASE("cudnn_version_from_header") {
+    SUBCASE("cuDNN 8 formula (8907)") { CHECK(cudnn_version_from_header(cudnn_header(8, 9, 7)) == V("8.9.7")); }
+    SUBCASE("cuDNN 9 formula (90600)") { CHECK(cudnn_version_from_header(cudnn_header(9, 6, 0)) == V("9.6.0")); }
+    SUBCASE("two-digit minor") { CHECK(cudnn_version_from_header(cudnn_header(9, 14, 0)) == V("9.14.0")); }
+    SUBCASE("incomplete") {
+        CHECK_FALSE(cudnn_version_from_header("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n").has_value());
+        CHECK_FALSE(cudnn_version_from_header("").has_value());
+    }
+}
+
+TEST_CASE("cuda_major_from_archive_name") {
+    CHECK(cuda_major_from_archive_name("cudnn-linux-x86_64-8.9.7.29_cuda11-archive") == 11);
+    CHECK(cuda_major_from_archive_name("cudnn-windows-x86_64-9.13.0.50_cuda13-archive.zip") == 13);
+    CHECK(cuda_major_from_archive_name("cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz") == 12);
+    CHECK(cuda_major_from_archive_name("cudnn") == 0);
+    CHECK(cuda_major_from_archive_name("") == 0);
+    CHECK(cuda_major_from_archive_name("x_cuda99999999999-archive") == 0);
+}
+
+TEST_CASE("detect_toolkit") {
+    TempDir tmp("detect");
+    SUBCASE("linux toolkit with version.json") {
+        auto root = tmp / "cuda-12.6";
+        write(root / "bin" / "nvcc");
+        write(root / "version.json", version_json("12.6.3"));
+        write(root / "lib64" / "libcudart.so.12.6.77");
+        write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12060\n");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("12.6.3"));
+        CHECK(tk->version_source == "version.json");
+        CHECK(tk->layout == "standard");
+        CHECK_FALSE(tk->windows);
+        CHECK(tk->root == N(root));
+        CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
+        CHECK(tk->lib_dirs == std::vector<fs::path>{N(root / "lib64")});
+    }
+    SUBCASE("version.json with a build date") {
+        auto root = tmp / "cuda-11.8";
+        write(root / "bin" / "nvcc");
+        write(root / "version.json", version_json("11.8.20220929"));
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("11.8"));
+    }
+    SUBCASE("only include/cuda_runtime_api.h for the version") {
+        auto root = tmp / "cuda";
+        write(root / "bin" / "nvcc");
+        write(root / "include" / "cuda_runtime_api.h", "#ifndef X\n#define CUDART_VERSION  12060\n#endif\n");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("12.6"));
+        CHECK(tk->version_source == "cuda_runtime_api.h");
+        CHECK(tk->lib_dirs.empty());
+    }
+    SUBCASE("only targets/x86_64-linux/lib/libcudart.so.12.6.77") {
+        auto root = tmp / "cuda";
+        write(root / "targets" / "x86_64-linux" / "lib" / "libcudart.so.12.6.77");
+        write(root / "targets" / "x86_64-linux" / "lib" / "libcudart.so.12");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("12.6.77"));
+        CHECK(tk->version_source == "libcudart.so.12.6.77");
+        CHECK(tk->lib_dirs == std::vector<fs::path>{N(root / "targets" / "x86_64-linux" / "lib")});
+    }
+    SUBCASE("runtime-only folder") {
+        auto root = tmp / "libcudart11";
+        write(root / "libcudart.so.11.0");
+        write(root / "libcudart.so.11.8.89");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("11.8.89"));
+        CHECK(tk->layout == "runtime-only");
+        CHECK(tk->lib_dirs == std::vector<fs::path>{N(root)});
+        CHECK(tk->bin_dirs.empty());
+    }
+    SUBCASE("windows toolkit 12.x") {
+        auto root = tmp / "NVIDIA GPU Computing Toolkit" / "CUDA" / "v12.6";
+        write(root / "bin" / "cudart64_12.dll");
+        write(root / "bin" / "nvcc.exe");
+        write(root / "lib" / "x64" / "cudart.lib");
+        write(root / "version.json", version_json("12.6.3"));
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->windows);
+        CHECK(tk->version == V("12.6.3"));
+        CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
+        CHECK(tk->lib_dirs.empty());
+        SUBCASE("without version.json: the header, else the DLL name") {
+            fs::remove(root / "version.json");
+            write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12060\n");
+            CHECK(detect_toolkit(root)->version == V("12.6"));
+            fs::remove(root / "include" / "cuda_runtime_api.h");
+            auto tk2 = detect_toolkit(root);
+            REQUIRE(tk2.has_value());
+            CHECK(tk2->version == V("12"));
+            CHECK(tk2->version_source == "cudart64_12.dll");
+        }
+    }
+    SUBCASE("windows CUDA 11: cudart64_110.dll is any 11.x") {
+        auto root = tmp / "v11.8";
+        write(root / "bin" / "cudart64_110.dll");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->version == V("11"));
+    }
+    SUBCASE("windows CUDA 13: DLLs in bin/x64") {
+        auto root = tmp / "v13.0";
+        write(root / "bin" / "x64" / "cudart64_13.dll");
+        write(root / "bin" / "nvcc.exe");
+        write(root / "lib" / "x64" / "cudart.lib");
+        write(root / "version.json", version_json("13.0.2"));
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->windows);
+        CHECK(tk->version == V("13.0.2"));
+        CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin" / "x64"), N(root / "bin")});
+        fs::remove(root / "version.json");
+        CHECK(detect_toolkit(root)->version == V("13"));
+    }
+    SUBCASE("pip nvidia/cuda_runtime with its dist-info beside") {
+        auto site = tmp / "venv" / "lib" / "python3.12" / "site-packages";
+        auto root = site / "nvidia" / "cuda_runtime";
+        write(root / "lib" / "libcudart.so.12");
+        write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12060\n");
+        write(root / "__init__.py");
+        write(site / "nvidia_cuda_runtime_cu12-12.6.77.dist-info" / "METADATA", "Name: nvidia-cuda-runtime-cu12\n");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->layout == "pip");
+        CHECK(tk->version == V("12.6.77"));
+        CHECK(tk->version_source == "pip metadata");
+        CHECK(tk->lib_dirs == std::vector<fs::path>{N(root / "lib")});
+    }
+    SUBCASE("Debian's nvidia-cuda-toolkit folder") {
+        auto root = tmp / "usr" / "lib" / "nvidia-cuda-toolkit";
+        write(root / "bin" / "nvcc");
+        write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12040\n");
+        auto tk = detect_toolkit(root);
+        REQUIRE(tk.has_value());
+        CHECK(tk->layout == "debian");
+        CHECK(tk->version == V("12.4"));
+        CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
+    }
+    SUBCASE("a trailing slash or .. in the path gives the same root") {
+        auto root = tmp / "cuda";
+        write(root / "bin" / "nvcc");
+        write(root / "version.json", version_json("12.6.3"));
+        CHECK(detect_toolkit(fs::path(root.string() + "/"))->root == N(root));
+        CHECK(detect_toolkit(root / "bin" / "..")->root == N(root));
+    }
+    SUBCASE("a folder that is neither") {
+        auto root = tmp / "other";
+        write(root / "bin" / "python3");
+        write(root / "lib" / "libfoo.so.1");
+        write(root / "include" / "foo.h", "#define CUDART_VERSION 12060\n");
+        CHECK_FALSE(detect_toolkit(root).has_value());
+        CHECK(detect_cudnns(root).empty());
+        CHECK_FALSE(detect_toolkit(tmp / "missing").has_value());
+        CHECK(detect_cudnns(tmp / "missing").empty());
+        write(tmp / "file");
+        CHECK_FALSE(detect_toolkit(tmp / "file").has_value());
+        CHECK(detect_cudnns(tmp / "file").empty());
+    }
+    SUBCASE("nvcc but no version anywhere: not a toolkit") {
+        auto root = tmp / "broken";
+        write(root / "bin" / "nvcc");
+        CHECK_FALSE(detect_toolkit(root).has_value());
+    }
+}
+
+TEST_CASE("detect_cudnns") {
+    TempDir tmp("cudnn");
+    SUBCASE("linux archive: cuDNN 8 header, CUDA major from the folder name") {
+        auto root = tmp / "cudnn-linux-x86_64-8.9.7.29_cuda11-archive";
+        write(root / "include" / "cudnn_version.h", cudnn_header(8, 9, 7));
+        write(root / "include" / "cudnn.h");
+        write(root / "lib" / "libcudnn.so.8.9.7");
+        write(root / "lib" / "libcudnn.so.8");
+        write(root / "lib" / "libcudnn.so");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        const auto& c = all[0];
+        CHECK(c.version == V("8.9.7"));
+        CHECK(c.cuda_major == 11);
+        CHECK(c.cuda_major_source == "folder name");
+        CHECK(c.layout == "archive");
+        CHECK_FALSE(c.windows);
+        CHECK(c.variant.empty());
+        CHECK(c.root == N(root));
+        CHECK(c.lib_dirs == std::vector<fs::path>{N(root / "lib")});
+        CHECK(c.include_dir == N(root / "include"));
+    }
+    SUBCASE("an archive unpacked into a folder of its own") {
+        auto root = tmp / "cudnn-linux-x86_64-9.1.0.70_cuda12-archive" / "x";
+        write(root / "include" / "cudnn_version.h", cudnn_header(9, 1, 0));
+        write(root / "lib" / "libcudnn.so.9");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].cuda_major == 12);
+    }
+    SUBCASE("cuDNN 9 header formula; the store's folder name") {
+        auto root = tmp / "cudnn" / "9.6.0_cuda12";
+        write(root / "include" / "cudnn_version.h", cudnn_header(9, 6, 0));
+        write(root / "lib" / "libcudnn.so.9.6.0");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.6.0"));
+        CHECK(all[0].cuda_major == 12);
+    }
+    SUBCASE("only cudnn_version_v9.h") {
+        auto root = tmp / "c9";
+        write(root / "include" / "cudnn_version_v9.h", cudnn_header(9, 14, 0));
+        write(root / "lib" / "libcudnn.so.9");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.14.0"));
+        CHECK(all[0].cuda_major == 0);  // nothing says which CUDA
+    }
+    SUBCASE("no header: the library name") {
+        auto root = tmp / "flat";
+        write(root / "libcudnn.so.9.1.0");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.1.0"));
+        CHECK(all[0].layout == "flat");
+        CHECK(all[0].lib_dirs == std::vector<fs::path>{N(root)});
+    }
+    SUBCASE("windows zip layout (bin, lib/x64)") {
+        auto root = tmp / "cudnn-windows-x86_64-8.9.7.29_cuda12-archive";
+        write(root / "bin" / "cudnn64_8.dll");
+        write(root / "bin" / "cudnn_ops_infer64_8.dll");
+        write(root / "lib" / "x64" / "cudnn.lib");
+        write(root / "include" / "cudnn_version.h", cudnn_header(8, 9, 7));
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        const auto& c = all[0];
+        CHECK(c.windows);
+        CHECK(c.version == V("8.9.7"));
+        CHECK(c.cuda_major == 12);
+        CHECK(c.bin_dirs == std::vector<fs::path>{N(root / "bin")});
+        CHECK(c.lib_dirs.empty());
+    }
+    SUBCASE("windows zip layout >= 9.18 (bin/x64)") {
+        auto root = tmp / "cudnn-windows-x86_64-9.18.0.70_cuda13-archive";
+        write(root / "bin" / "x64" / "cudnn64_9.dll");
+        write(root / "bin" / "x64" / "cudnn_graph64_9.dll");
+        write(root / "lib" / "x64" / "cudnn.lib");
+        write(root / "include" / "cudnn_version.h", cudnn_header(9, 18, 0));
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.18.0"));
+        CHECK(all[0].cuda_major == 13);
+        CHECK(all[0].bin_dirs == std::vector<fs::path>{N(root / "bin" / "x64")});
+    }
+    SUBCASE("windows installer: one build per CUDA subfolder, bin/<cuda>/") {
+        auto root = tmp / "NVIDIA" / "CUDNN" / "v9.1";
+        write(root / "bin" / "12.6" / "cudnn64_9.dll");
+        write(root / "bin" / "11.8" / "cudnn64_9.dll");
+        write(root / "include" / "12.6" / "cudnn_version.h", cudnn_header(9, 1, 0));
+        write(root / "include" / "11.8" / "cudnn_version.h", cudnn_header(9, 1, 0));
+        write(root / "lib" / "12.6" / "x64" / "cudnn.lib");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 2);
+        std::sort(all.begin(), all.end(), [](const Cudnn& a, const Cudnn& b) { return a.variant < b.variant; });
+        CHECK(all[0].variant == "11.8");
+        CHECK(all[0].cuda_major == 11);
+        CHECK(all[1].variant == "12.6");
+        CHECK(all[1].cuda_major == 12);
+        for (const auto& c : all) {
+            CHECK(c.layout == "installer");
+            CHECK(c.version == V("9.1.0"));
+            CHECK(c.windows);
+            CHECK(c.root == N(root));
+            CHECK(c.bin_dirs == std::vector<fs::path>{N(root / "bin" / c.variant)});
+            CHECK(c.include_dir == N(root / "include" / c.variant));
+        }
+        auto one = detect_cudnn(root, "12.6");
+        REQUIRE(one.has_value());
+        CHECK(one->variant == "12.6");
+        CHECK_FALSE(detect_cudnn(root, "13.0").has_value());
+    }
+    SUBCASE("windows installer: headers in include/ only, version from the folder name at worst") {
+        auto root = tmp / "NVIDIA" / "CUDNN" / "v9.4";
+        write(root / "bin" / "12.6" / "cudnn64_9.dll");
+        write(root / "include" / "cudnn_version.h", cudnn_header(9, 4, 0));
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.4.0"));
+        fs::remove(root / "include" / "cudnn_version.h");
+        all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].version == V("9.4"));
+    }
+    SUBCASE("windows installer: newer bin/<cuda>/x64 with include/<cuda>") {
+        auto root = tmp / "NVIDIA" / "CUDNN" / "v9.19";
+        write(root / "bin" / "12.9" / "x64" / "cudnn64_9.dll");
+        write(root / "bin" / "13.1" / "x64" / "cudnn64_9.dll");
+        write(root / "include" / "12.9" / "cudnn_version.h", cudnn_header(9, 19, 0));
+        write(root / "include" / "13.1" / "cudnn_version.h", cudnn_header(9, 19, 0));
+        write(root / "lib" / "12.9" / "x64" / "cudnn.lib");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 2);
+        std::sort(all.begin(), all.end(), [](const Cudnn& a, const Cudnn& b) { return a.variant < b.variant; });
+        CHECK(all[0].variant == "12.9");
+        CHECK(all[0].cuda_major == 12);
+        CHECK(all[0].bin_dirs == std::vector<fs::path>{N(root / "bin" / "12.9" / "x64")});
+        CHECK(all[1].cuda_major == 13);
+        CHECK(all[1].version == V("9.19.0"));
+    }
+    SUBCASE("pip nvidia/cudnn with its dist-info beside") {
+        auto site = tmp / "lib" / "python3.11" / "site-packages";
+        auto root = site / "nvidia" / "cudnn";
+        write(root / "lib" / "libcudnn.so.9");
+        write(root / "lib" / "libcudnn_graph.so.9");
+        write(root / "include" / "cudnn_version.h", cudnn_header(9, 1, 0));
+        write(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info" / "METADATA");
+        auto all = detect_cudnns(root);
+        REQUIRE(all.size() == 1);
+        CHECK(all[0].layout == "pip");
+        CHECK(all[0].version == V("9.1.0.70"));
+        CHECK(all[0].cuda_major == 12);
+        CHECK(all[0].cuda_major_source == "pip metadata");
+        CHECK(all[0].lib_dirs == std::vector<fs::path>{N(root / "lib")});
+    }
+    SUBCASE("a toolkit is not a cuDNN") {
+        auto root = tmp / "cuda";
+        write(root / "bin" / "nvcc");
+        write(root / "lib64" / "libcudart.so.12.6.77");
+        write(root / "version.json", version_json("12.6.3"));
+        CHECK(detect_cudnns(root).empty());
+    }
+}

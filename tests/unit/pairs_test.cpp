@@ -1,0 +1,206 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "core/pairs.hpp"
+#include "test_support.hpp"
+#include "util/error.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+
+namespace {
+
+Version V(const char* s) { return *Version::parse(s); }
+Spec S(const char* s) { return *Spec::parse(s); }
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// A store with managed toolkits and cuDNNs (folders named by version, as the
+// store keeps them; their content does not matter for selection).
+struct Fixture {
+    TempDir tmp{"pairs"};
+    Store store{tmp.path() / "store"};
+
+    Fixture() {
+        for (const char* t : {"12.6.3", "12.4.1", "11.8.0"}) fs::create_directories(store.toolkits_dir() / t);
+        for (const char* c : {"9.1.0_cuda12", "8.9.7_cuda11", "9.6.0_cuda12", "8.9.7_cuda12", "9.13.0_cuda13"})
+            fs::create_directories(store.cudnn_dir() / c);
+    }
+    std::string error_of(const char* spec) {
+        try {
+            select_pair(S(spec), store);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "";
+    }
+};
+
+std::string cudnn_name(const std::optional<CudnnRecord>& c) {
+    return c ? c->version.str() + "_cuda" + std::to_string(c->cuda_major) : "none";
+}
+
+}  // namespace
+
+TEST_CASE("Store inventory") {
+    Fixture f;
+    SUBCASE("newest first, managed") {
+        auto t = f.store.toolkits();
+        REQUIRE(t.size() == 3);
+        CHECK(t[0].version == V("12.6.3"));
+        CHECK(t[2].version == V("11.8.0"));
+        CHECK(t[0].managed);
+        auto c = f.store.cudnns();
+        REQUIRE(c.size() == 5);
+        CHECK(c[0].version == V("9.13.0"));
+        CHECK(c[0].cuda_major == 13);
+    }
+    SUBCASE("odd folder names are passed over, not fatal") {
+        fs::create_directories(f.store.toolkits_dir() / "not-a-version");
+        fs::create_directories(f.store.cudnn_dir() / "9.1.0_cuda99999999999");
+        fs::create_directories(f.store.cudnn_dir() / "9.1.0.1.2.3_cuda12");
+        testsupport::write(f.store.toolkits_dir() / "13.0.0");  // a file, not a folder
+        CHECK(f.store.toolkits().size() == 3);
+        CHECK_NOTHROW(f.store.cudnns());
+        CHECK(f.store.cudnns().size() == 5);
+    }
+}
+
+TEST_CASE("select_pair") {
+    Fixture f;
+    SUBCASE("the newest matching toolkit with the newest cuDNN of its CUDA major") {
+        auto p = f.store.toolkits();
+        auto pair = select_pair(S("12"), f.store);
+        CHECK(pair.toolkit.version == V("12.6.3"));
+        CHECK(cudnn_name(pair.cudnn) == "9.6.0_cuda12");
+        CHECK(pair.spec() == "12.6.3+9.6.0");
+        pair = select_pair(S("12.4"), f.store);
+        CHECK(pair.toolkit.version == V("12.4.1"));
+        CHECK(cudnn_name(pair.cudnn) == "9.6.0_cuda12");
+        pair = select_pair(S("11"), f.store);
+        CHECK(pair.toolkit.version == V("11.8.0"));
+        CHECK(cudnn_name(pair.cudnn) == "8.9.7_cuda11");
+    }
+    SUBCASE("an explicit cuDNN prefix takes the build for the toolkit's major") {
+        CHECK(cudnn_name(select_pair(S("12+8"), f.store).cudnn) == "8.9.7_cuda12");
+        CHECK(cudnn_name(select_pair(S("11.8+8.9.7"), f.store).cudnn) == "8.9.7_cuda11");
+        CHECK(cudnn_name(select_pair(S("12.6+9.1"), f.store).cudnn) == "9.1.0_cuda12");
+        CHECK(cudnn_name(select_pair(S("12.6.3+9"), f.store).cudnn) == "9.6.0_cuda12");
+    }
+    SUBCASE("+none") {
+        auto pair = select_pair(S("12.6+none"), f.store);
+        CHECK_FALSE(pair.cudnn.has_value());
+        CHECK(pair.spec() == "12.6.3+none");
+    }
+    SUBCASE("the pinned cuDNN") {
+        f.store.config().pins["12.6.3"] = "9.1.0";
+        CHECK(cudnn_name(select_pair(S("12"), f.store).cudnn) == "9.1.0_cuda12");
+        CHECK(cudnn_name(select_pair(S("12.4"), f.store).cudnn) == "9.6.0_cuda12");  // pin is per toolkit
+        // An explicit cuDNN beats the pin.
+        CHECK(cudnn_name(select_pair(S("12+9.6"), f.store).cudnn) == "9.6.0_cuda12");
+    }
+    SUBCASE("a pinned version with builds for two majors takes the one that fits") {
+        f.store.config().pins["12.4.1"] = "8.9.7";
+        f.store.config().pins["11.8.0"] = "8.9.7";
+        CHECK(cudnn_name(select_pair(S("12.4"), f.store).cudnn) == "8.9.7_cuda12");
+        CHECK(cudnn_name(select_pair(S("11.8"), f.store).cudnn) == "8.9.7_cuda11");
+    }
+    SUBCASE("an explicit cuDNN built for another CUDA major is a clear error") {
+        auto msg = f.error_of("11.8+9.1");
+        CHECK(contains(msg, "9.1.0"));
+        CHECK(contains(msg, "CUDA 12"));
+        CHECK(contains(msg, "11.8"));
+        msg = f.error_of("12+9.13");
+        CHECK(contains(msg, "CUDA 13"));
+    }
+    SUBCASE("nothing matching lists what is installed") {
+        auto msg = f.error_of("10.2");
+        CHECK(contains(msg, "10.2"));
+        CHECK(contains(msg, "12.6.3"));
+        CHECK(contains(msg, "11.8.0"));
+        CHECK(contains(msg, "9.6.0"));
+        msg = f.error_of("12.60");
+        CHECK_FALSE(msg.empty());
+        msg = f.error_of("12+7");
+        CHECK(contains(msg, "no installed cuDNN matches"));
+        CHECK(contains(msg, "12.6.3"));
+    }
+    SUBCASE("an empty store") {
+        TempDir tmp("empty");
+        Store empty(tmp / "store");
+        try {
+            select_pair(S("12"), empty);
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(contains(e.what(), "nothing"));
+            CHECK_FALSE(e.hint().empty());
+        }
+        CHECK(all_pairs(empty).empty());
+        CHECK(cudnns_without_toolkit(empty).empty());
+        CHECK(installed_summary(empty) == "nothing");
+    }
+    SUBCASE("an adopted cuDNN of unknown CUDA major can still be named") {
+        f.store.config().cudnns.push_back({"/opt/cudnn-x", "", V("9.2.0"), 0});
+        CHECK(cudnn_name(select_pair(S("12+9.2"), f.store).cudnn) == "9.2.0_cuda0");
+        // ... but is never picked by default.
+        CHECK(cudnn_name(select_pair(S("12"), f.store).cudnn) == "9.6.0_cuda12");
+    }
+    SUBCASE("adopted toolkits count like managed ones") {
+        f.store.config().toolkits.push_back({"/usr/local/cuda-12.8", V("12.8.1")});
+        auto pair = select_pair(S("12"), f.store);
+        CHECK(pair.toolkit.version == V("12.8.1"));
+        CHECK_FALSE(pair.toolkit.managed);
+        CHECK(pair.toolkit.path == "/usr/local/cuda-12.8");
+    }
+}
+
+TEST_CASE("all_pairs") {
+    Fixture f;
+    f.store.config().toolkits.push_back({"/opt/cuda-10.2", V("10.2")});
+    auto pairs = all_pairs(f.store);
+    std::vector<std::string> specs;
+    for (const auto& p : pairs) specs.push_back(p.spec() + "/" + cudnn_name(p.cudnn));
+    CHECK(specs == std::vector<std::string>{
+                       "12.6.3+9.6.0/9.6.0_cuda12", "12.6.3+9.1.0/9.1.0_cuda12", "12.6.3+8.9.7/8.9.7_cuda12",
+                       "12.4.1+9.6.0/9.6.0_cuda12", "12.4.1+9.1.0/9.1.0_cuda12", "12.4.1+8.9.7/8.9.7_cuda12",
+                       "11.8.0+8.9.7/8.9.7_cuda11", "10.2+none/none"});
+    SUBCASE("the pinned cuDNN comes first") {
+        f.store.config().pins["12.6.3"] = "9.1.0";
+        auto p = all_pairs(f.store);
+        CHECK(cudnn_name(p[0].cudnn) == "9.1.0_cuda12");
+        CHECK(cudnn_name(p[1].cudnn) == "9.6.0_cuda12");
+        CHECK(p.size() == pairs.size());
+    }
+}
+
+TEST_CASE("cudnns_without_toolkit") {
+    Fixture f;
+    auto lone = cudnns_without_toolkit(f.store);
+    REQUIRE(lone.size() == 1);
+    CHECK(lone[0].version == V("9.13.0"));
+    CHECK(lone[0].cuda_major == 13);
+    f.store.config().toolkits.push_back({"/opt/cuda-13", V("13.0.2")});
+    CHECK(cudnns_without_toolkit(f.store).empty());
+}
+
+TEST_CASE("cudnn_fits") {
+    ToolkitRecord t{"/t", V("12.6.3"), true};
+    CHECK(cudnn_fits({"/c", "", V("9.1.0"), 12, true}, t));
+    CHECK_FALSE(cudnn_fits({"/c", "", V("9.1.0"), 11, true}, t));
+    CHECK_FALSE(cudnn_fits({"/c", "", V("9.1.0"), 0, true}, t));
+}
+
+TEST_CASE("installed_summary") {
+    Fixture f;
+    auto s = installed_summary(f.store);
+    CHECK(contains(s, "CUDA 12.6.3"));
+    CHECK(contains(s, "cuDNN 8.9.7 (CUDA 11)"));
+}
+
+TEST_CASE("detect_pair") {
+    Fixture f;
+    auto pair = select_pair(S("12.6"), f.store);
+    // The folders hold nothing: a clear error, not a crash.
+    CHECK_THROWS_AS(detect_pair(pair), Error);
+}

@@ -1,0 +1,399 @@
+// Quoting: every backend's quote() and set_var() must give back the exact
+// bytes. bash, zsh, fish and pwsh are run for real; cmd.exe cannot run here,
+// so its output is checked against cmd's parsing rules by a small model.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "shell/shell.hpp"
+#include "test_support.hpp"
+#include "util/error.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+
+namespace {
+
+// Values a user's environment or folder names may hold. No NUL (no
+// environment can hold one) and valid UTF-8 (fish re-encodes invalid bytes).
+const std::vector<std::string>& hostile_values() {
+    static const std::vector<std::string> v = {
+        "plain", "", " ", "two words", "  lead and trail  ", "it's", "''", "'\\''", "\\'", "say \"hi\"", "\"",
+        "$HOME", "${HOME}", "$(touch /tmp/cudaenv-pwned)", "`touch /tmp/cudaenv-pwned`", "\\", "C:\\Program Files\\x\\",
+        "trailing\\", "%PATH%", "100%", "%", "^", "a^b", "&", "a & b", "|", "<>", "(x)", "!", "!!", "!$", "a\nb",
+        "\n", "\r\n", "tab\there", "[x]", "*", "?", "~", "~root", "#comment", "-n", "--", "{a,b}", ";", "a;b", "a:b",
+        "@(1)", "$env:HOME", "$null", "`$x", "中文 日本語 한국어", "emoji 😀", "e\xCC\x81", "\xE2\x80\x98single\xE2\x80\x99",
+        "\xE2\x80\x9A\xE2\x80\x9B", "\xE2\x80\x9C\xE2\x80\x9D", "it\xE2\x80\x99s \xE2\x80\x98q\xE2\x80\x99 and 'q'",
+        "\x01\x02\x1b[31m", "end'", "'start", "a'\"'b",
+    };
+    return v;
+}
+
+#ifndef _WIN32
+// Runs `cmd` and returns its stdout, byte for byte.
+std::optional<std::string> run(const std::string& cmd) {
+    FILE* f = popen(cmd.c_str(), "r");
+    if (!f) return std::nullopt;
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    int rc = pclose(f);
+    if (rc != 0) {
+        MESSAGE("command failed (" << rc << "): " << cmd);
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::vector<std::string> split_nul(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '\0') {
+            out.push_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    return out;
+}
+
+bool have(const std::string& exe) { return run("command -v " + exe + " >/dev/null 2>&1 && echo yes").value_or("") == "yes\n"; }
+
+std::string pwsh_path() {
+    const char* home = std::getenv("HOME");
+    std::string p = std::string(home ? home : "") + "/.dotnet/tools/pwsh";
+    if (testsupport::fs::exists(p)) return p;
+    return have("pwsh") ? "pwsh" : "";
+}
+
+// Writes a script that prints quote(v) for every value, NUL-terminated, and
+// runs it with the real shell.
+std::optional<std::vector<std::string>> echo_quoted(const std::string& shell_name, const std::string& exe,
+                                                    const std::vector<std::string>& values) {
+    auto sh = make_shell(shell_name);
+    TempDir dir("quote");
+    std::string script;
+    if (shell_name == "pwsh") script += "[Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false\n";
+    for (const auto& v : values) {
+        if (shell_name == "pwsh")
+            script += "[Console]::Out.Write(" + sh->quote(v) + "); [Console]::Out.Write([char]0)\n";
+        else
+            script += "printf '%s\\0' " + sh->quote(v) + "\n";
+    }
+    auto file = dir / "script";
+    testsupport::write(file, script);
+    std::string cmd;
+    if (shell_name == "pwsh")
+        cmd = exe + " -NoProfile -NonInteractive -Command \"Invoke-Expression ([IO.File]::ReadAllText('" + file.string() +
+              "', [Text.Encoding]::UTF8))\"";
+    else
+        cmd = exe + " " + file.string();
+    auto out = run(cmd + " 2>/dev/null");
+    if (!out) return std::nullopt;
+    return split_nul(*out);
+}
+
+// Sets CE_T<i> to each value with set_var(), the way the integration
+// evaluates it, then reads the exported environment back with printenv.
+std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::string& shell_name,
+                                                                    const std::string& exe,
+                                                                    const std::vector<std::string>& names,
+                                                                    const std::vector<std::string>& values) {
+    auto sh = make_shell(shell_name);
+    TempDir dir("setvar");
+    std::vector<EnvChange> changes;
+    for (size_t i = 0; i < values.size(); ++i) changes.push_back({names[i], values[i]});
+    auto code_file = dir / "code";
+    testsupport::write(code_file, render(*sh, changes));
+    std::string script;
+    // printenv prints the value and a newline, or nothing (exit 1) when unset:
+    // each answer is "<flag><value>\n\0" so unset and empty differ.
+    if (shell_name == "pwsh") {
+        script = "[Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false\n"
+                 "Invoke-Expression ([IO.File]::ReadAllText('" + code_file.string() + "', [Text.Encoding]::UTF8))\n";
+        for (const auto& n : names)
+            script += "$v = [Environment]::GetEnvironmentVariable('" + n +
+                      "'); if ($null -eq $v) { [Console]::Out.Write(\"-`n\") } else { [Console]::Out.Write('+' + $v + \"`n\") }; "
+                      "[Console]::Out.Write([char]0)\n";
+    } else if (shell_name == "fish") {
+        script = "source '" + code_file.string() + "'\n";
+        for (const auto& n : names)
+            script += "if /usr/bin/printenv " + n + " >/dev/null; printf '+'; /usr/bin/printenv " + n +
+                      "; else; printf '-\\n'; end; printf '\\0'\n";
+    } else {
+        script = ". '" + code_file.string() + "'\n";
+        for (const auto& n : names)
+            script += "if /usr/bin/printenv " + n + " >/dev/null; then printf '+'; /usr/bin/printenv " + n +
+                      "; else printf '-\\n'; fi; printf '\\0'\n";
+    }
+    auto file = dir / "script";
+    testsupport::write(file, script);
+    std::string cmd;
+    if (shell_name == "pwsh")
+        cmd = exe + " -NoProfile -NonInteractive -File " + file.string();
+    else
+        cmd = exe + " " + file.string();
+    auto out = run(cmd + " 2>/dev/null");
+    if (!out) return std::nullopt;
+    std::vector<std::optional<std::string>> result;
+    for (auto& s : split_nul(*out)) {
+        if (s.empty() || s.back() != '\n') {
+            result.push_back(std::string("<malformed answer: ") + s + ">");
+            continue;
+        }
+        s.pop_back();
+        if (s == "-") result.push_back(std::nullopt);
+        else result.push_back(s.substr(1));
+    }
+    return result;
+}
+
+void check_shell(const std::string& shell_name, const std::string& exe) {
+    const auto& values = hostile_values();
+    auto marker = testsupport::fs::path("/tmp/cudaenv-pwned");
+    std::error_code ec;
+    testsupport::fs::remove(marker, ec);
+
+    auto quoted = echo_quoted(shell_name, exe, values);
+    REQUIRE(quoted.has_value());
+    REQUIRE(quoted->size() == values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        CAPTURE(values[i]);
+        CAPTURE(make_shell(shell_name)->quote(values[i]));
+        CHECK((*quoted)[i] == values[i]);
+    }
+
+    std::vector<std::string> names;
+    for (size_t i = 0; i < values.size(); ++i) names.push_back("CE_T" + std::to_string(i));
+    auto read = set_and_read(shell_name, exe, names, values);
+    REQUIRE(read.has_value());
+    REQUIRE(read->size() == values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        CAPTURE(values[i]);
+        CAPTURE(make_shell(shell_name)->set_var(names[i], values[i]));
+        CHECK((*read)[i] == std::optional<std::string>(values[i]));
+    }
+
+    // fish treats every variable whose name ends in PATH (CUDA_PATH too) as a
+    // list split on ':'; the values must still come back whole.
+    for (auto& n : names) n += "_PATH";
+    read = set_and_read(shell_name, exe, names, values);
+    REQUIRE(read.has_value());
+    REQUIRE(read->size() == values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        CAPTURE(values[i]);
+        CHECK((*read)[i] == std::optional<std::string>(values[i]));
+    }
+    CHECK_FALSE(testsupport::fs::exists(marker));
+}
+#endif
+
+}  // namespace
+
+TEST_CASE("make_shell") {
+    for (const char* n : {"bash", "zsh", "fish", "pwsh", "cmd"}) CHECK(make_shell(n)->name() == n);
+    CHECK(make_shell("powershell")->name() == "pwsh");
+    CHECK_THROWS_AS(make_shell("csh"), UsageError);
+    CHECK_THROWS_AS(make_shell(""), UsageError);
+    CHECK_THROWS_AS(make_shell("Bash"), UsageError);
+}
+
+#ifndef _WIN32
+TEST_CASE("quote and set_var in the real shells") {
+    SUBCASE("bash") { check_shell("bash", "bash"); }
+    SUBCASE("zsh") {
+        if (!have("zsh")) MESSAGE("zsh not installed; skipped");
+        else check_shell("zsh", "zsh");
+    }
+    SUBCASE("fish") {
+        if (!have("fish")) MESSAGE("fish not installed; skipped");
+        else check_shell("fish", "fish");
+    }
+    SUBCASE("pwsh") {
+        auto exe = pwsh_path();
+        if (exe.empty()) MESSAGE("pwsh not found (~/.dotnet/tools/pwsh); skipped");
+        else check_shell("pwsh", exe);
+    }
+}
+
+TEST_CASE("set_var of list variables in the real shells") {
+    // fish keeps PATH as a list; the rendering must still give the same string back.
+    const std::vector<std::string> lists = {
+        "/usr/bin:/bin", "", ":", "::", "/a::/b", ":/lead", "/trail:", "/with space/bin:/it's:/$x:/`id`",
+        "/中文/bin", "/a\\b:/c",
+    };
+    for (const std::string sh : {"bash", "zsh", "fish"}) {
+        if (!have(sh)) {
+            MESSAGE(sh << " not installed; skipped");
+            continue;
+        }
+        for (const std::string var : {"PATH", "LD_LIBRARY_PATH"}) {
+            std::vector<std::string> names(lists.size(), var);
+            for (size_t i = 0; i < lists.size(); ++i) {
+                CAPTURE(sh);
+                CAPTURE(var);
+                CAPTURE(lists[i]);
+                auto read = set_and_read(sh, sh == "fish" ? "/usr/bin/fish" : "/usr/bin/" + sh, {var}, {lists[i]});
+                REQUIRE(read.has_value());
+                REQUIRE(read->size() == 1);
+                std::string want = lists[i];
+                // fish exports an empty element of PATH as "." (the same folder
+                // to the OS); nothing fish runs can set it otherwise.
+                if (sh == "fish" && var == "PATH" && !want.empty()) {
+                    auto parts = split_path_list(want, PathStyle::posix);
+                    for (auto& p : parts)
+                        if (p.empty()) p = ".";
+                    want = join_path_list(parts, PathStyle::posix);
+                }
+                CHECK((*read)[0] == std::optional<std::string>(want));
+            }
+        }
+    }
+}
+
+TEST_CASE("unset_var in the real shells") {
+    for (const std::string sh : {"bash", "zsh", "fish"}) {
+        if (!have(sh)) continue;
+        CAPTURE(sh);
+        auto s = make_shell(sh);
+        TempDir dir("unset");
+        auto code = dir / "code";
+        testsupport::write(code, s->set_var("CE_U", "x") + "\n" + s->unset_var("CE_U") + "\n");
+        auto out = run(sh + " -c " + posix_single_quote((sh == "fish" ? "source " : ". ") + posix_single_quote(code.string()) +
+                                                        "; /usr/bin/printenv CE_U; echo rc=$" +
+                                                        (sh == "fish" ? "status" : "?")));
+        REQUIRE(out.has_value());
+        CHECK(*out == "rc=1\n");
+    }
+}
+#endif
+
+namespace {
+
+// cmd.exe's reading of one batch line: %% -> % (a lone % would expand), then
+// " toggles quoting, ^ escapes the next character outside quotes, and an
+// unescaped & | < > ( ) outside quotes would end the command. nullopt when
+// the line would do anything but run a single command.
+std::optional<std::string> cmd_read_line(const std::string& line) {
+    std::string s;
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\n' || line[i] == '\r') return std::nullopt;
+        if (line[i] == '%') {
+            if (i + 1 < line.size() && line[i + 1] == '%') {
+                s += '%';
+                ++i;
+                continue;
+            }
+            return std::nullopt;
+        }
+        s += line[i];
+    }
+    std::string out;
+    bool quoted = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '"') {
+            quoted = !quoted;
+            out += c;
+        } else if (!quoted && c == '^') {
+            if (i + 1 >= s.size()) return std::nullopt;  // a line continuation
+            out += s[++i];
+        } else if (!quoted && std::string_view("&|<>()").find(c) != std::string_view::npos) {
+            return std::nullopt;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// `set "NAME=value"` as cmd runs it: the text between the first and the last quote.
+std::optional<std::pair<std::string, std::string>> cmd_run_set(const std::string& line) {
+    auto l = cmd_read_line(line);
+    if (!l || !l->starts_with("set \"")) return std::nullopt;
+    auto body = l->substr(5);
+    auto last = body.rfind('"');
+    if (last == std::string::npos) return std::nullopt;
+    body = body.substr(0, last);
+    auto eq = body.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    return std::make_pair(body.substr(0, eq), body.substr(eq + 1));
+}
+
+size_t count(const std::string& s, char c) {
+    size_t n = 0;
+    for (char x : s) n += x == c;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("cmd quoting by rule") {
+    auto cmd = make_shell("cmd");
+    SUBCASE("quote: %% doubled, balanced, read back by cmd as the quoted value") {
+        for (const auto& v : hostile_values()) {
+            if (v.find_first_of("\"\r\n") != std::string::npos) continue;  // below
+            CAPTURE(v);
+            auto q = cmd->quote(v);
+            CHECK(q.front() == '"');
+            CHECK(q.back() == '"');
+            CHECK(count(q, '"') % 2 == 0);
+            CHECK(count(q, '%') == 2 * count(v, '%'));
+            CHECK(cmd_read_line(q) == "\"" + v + "\"");
+        }
+    }
+    SUBCASE("set_var: cmd sets exactly the value") {
+        for (const auto& v : hostile_values()) {
+            if (v.find_first_of("\r\n") != std::string::npos) continue;  // below
+            CAPTURE(v);
+            auto line = cmd->set_var("CUDA_PATH", v);
+            CAPTURE(line);
+            auto got = cmd_run_set(line);
+            REQUIRE(got.has_value());
+            CHECK(got->first == "CUDA_PATH");
+            CHECK(got->second == v);
+        }
+    }
+    SUBCASE("set_var: ^ before & | < > ( ) outside quotes") {
+        auto line = cmd->set_var("X", "a\"&|<>()^b");
+        CHECK(line == "set \"X=a\"^&^|^<^>^(^)^^b\"");
+        CHECK(cmd_run_set(line)->second == "a\"&|<>()^b");
+        CHECK(cmd->set_var("X", "a&b") == "set \"X=a&b\"");
+        CHECK(cmd->set_var("X", "50%") == "set \"X=50%%\"");
+    }
+    SUBCASE("a line break cannot be written safely: refused") {
+        CHECK_THROWS_AS(cmd->set_var("X", "a\r\ndel /q C:\\"), Error);
+        CHECK_THROWS_AS(cmd->set_var("X", "a\ncalc"), Error);
+        CHECK_THROWS_AS(cmd->quote("a\nb"), Error);
+    }
+    SUBCASE("unset_var") {
+        auto got = cmd_run_set(cmd->unset_var("CUDNN_PATH"));
+        REQUIRE(got.has_value());
+        CHECK(got->first == "CUDNN_PATH");
+        CHECK(got->second.empty());
+    }
+    SUBCASE("render: one line per change") {
+        auto out = render(*cmd, {{"A", "1"}, {"B", std::nullopt}});
+        CHECK(out == "set \"A=1\"\nset \"B=\"\n");
+    }
+}
+
+TEST_CASE("posix_single_quote") {
+    CHECK(posix_single_quote("") == "''");
+    CHECK(posix_single_quote("abc") == "'abc'");
+    CHECK(posix_single_quote("it's") == "'it'\\''s'");
+    CHECK(posix_single_quote("$(x) `y` \\ \"") == "'$(x) `y` \\ \"'");
+}
+
+TEST_CASE("pwsh quote doubles every kind of single quote") {
+    auto ps = make_shell("pwsh");
+    CHECK(ps->quote("it's") == "'it''s'");
+    CHECK(ps->quote("\xE2\x80\x98") == "'\xE2\x80\x98\xE2\x80\x98'");
+    CHECK(ps->quote("\xE2\x80\x9B") == "'\xE2\x80\x9B\xE2\x80\x9B'");
+    CHECK(ps->quote("\xE2\x80\x9C") == "'\xE2\x80\x9C'");  // a double quote needs nothing
+    CHECK(ps->quote("$env:X `n") == "'$env:X `n'");
+    SUBCASE("a quote at the very end") {
+        CHECK(ps->quote("x\xE2\x80\x99") == "'x\xE2\x80\x99\xE2\x80\x99'");
+    }
+}

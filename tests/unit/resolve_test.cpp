@@ -1,0 +1,183 @@
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "core/config.hpp"
+#include "core/resolve.hpp"
+#include "test_support.hpp"
+#include "util/error.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+using testsupport::write;
+namespace fs = std::filesystem;
+
+namespace {
+
+Spec S(const char* s) { return *Spec::parse(s); }
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("parse_dot_cudaenv") {
+    fs::path f = "/p/.cudaenv";
+    SUBCASE("one spec") { CHECK(parse_dot_cudaenv("12.4\n", f) == S("12.4")); }
+    SUBCASE("no newline at the end") { CHECK(parse_dot_cudaenv("11.8+8.9.7", f) == S("11.8+8.9.7")); }
+    SUBCASE("comments and blank lines") {
+        CHECK(parse_dot_cudaenv("# project CUDA\n\n   \n  12+9   # newest 12 with cuDNN 9\n13\n", f) == S("12+9"));
+    }
+    SUBCASE("CRLF and a UTF-8 BOM") {
+        CHECK(parse_dot_cudaenv("\xEF\xBB\xBF" "12.4+none\r\n", f) == S("12.4+none"));
+        CHECK(parse_dot_cudaenv("\xEF\xBB\xBF# c\r\n\r\nsystem\r\n", f) == S("system"));
+        CHECK(parse_dot_cudaenv("\t12.6 \r\n", f) == S("12.6"));
+    }
+    SUBCASE("hostile content is an error naming file:line") {
+        struct Case {
+            const char* text;
+            const char* where;
+        };
+        for (auto [text, where] : {Case{"$(touch /tmp/x)\n", ":1:"}, Case{"`touch /tmp/x`", ":1:"},
+                                   Case{"# ok\n12.4; rm -rf ~\n", ":2:"}, Case{"\n\n12.4 && id\n", ":3:"},
+                                   Case{"12.4\x1b]0;evil\x07\n", ":1:"}, Case{"12.4 | sh", ":1:"},
+                                   Case{"\xEF\xBB\xBF\r\n$HOME\r\n", ":2:"}}) {
+            CAPTURE(text);
+            auto msg = error_of([&] { parse_dot_cudaenv(text, f); });
+            CHECK(contains(msg, "/p/.cudaenv" + std::string(where)));
+            // The message shows no control characters.
+            for (char c : msg) CHECK(static_cast<unsigned char>(c) >= 0x20);
+        }
+    }
+    SUBCASE("an empty file or only comments is an error") {
+        CHECK(contains(error_of([&] { parse_dot_cudaenv("", f); }), "/p/.cudaenv:1:"));
+        CHECK(contains(error_of([&] { parse_dot_cudaenv("# nothing\n\n", f); }), "no spec"));
+    }
+}
+
+TEST_CASE("parse_tool_versions") {
+    fs::path f = "/p/.tool-versions";
+    CHECK(parse_tool_versions("nodejs 20.1.0\ncuda 12.4\npython 3.12\n", f) == S("12.4"));
+    CHECK(parse_tool_versions("cuda 12.4.1\ncudnn 9.1.0\n", f) == S("12.4.1+9.1.0"));
+    CHECK(parse_tool_versions("cudnn 8.9.7 # pinned\r\ncuda\t11.8   12.4\r\n", f) == S("11.8+8.9.7"));
+    CHECK_FALSE(parse_tool_versions("python 3.12\nnodejs 20\n", f).has_value());
+    CHECK_FALSE(parse_tool_versions("", f).has_value());
+    CHECK_FALSE(parse_tool_versions("cudnn 9.1\n", f).has_value());  // no cuda line: not ours
+    SUBCASE("a bad value names its own line") {
+        CHECK(contains(error_of([&] { parse_tool_versions("cuda $(id)\n", f); }), "/p/.tool-versions:1:"));
+        CHECK(contains(error_of([&] { parse_tool_versions("cuda 12.4\npython 3\ncudnn `id`\n", f); }),
+                       "/p/.tool-versions:3:"));
+    }
+}
+
+TEST_CASE("find_version_file") {
+    TempDir tmp("resolve");
+    auto deep = tmp / "a" / "b" / "c";
+    fs::create_directories(deep);
+    SUBCASE("nearest .cudaenv walking up") {
+        write(tmp / "a" / ".cudaenv", "11.8\n");
+        auto vf = find_version_file(deep);
+        REQUIRE(vf.has_value());
+        CHECK(vf->spec == S("11.8"));
+        CHECK(vf->path == (tmp / "a" / ".cudaenv").lexically_normal());
+        write(tmp / "a" / "b" / ".cudaenv", "12\n");
+        CHECK(find_version_file(deep)->spec == S("12"));
+        CHECK(find_version_file(tmp / "a")->spec == S("11.8"));
+    }
+    SUBCASE(".tool-versions with a cuda line, and .cudaenv first in the same folder") {
+        write(tmp / "a" / ".tool-versions", "python 3.12\ncuda 12.4\ncudnn 9.1\n");
+        CHECK(find_version_file(deep)->spec == S("12.4+9.1"));
+        write(tmp / "a" / ".cudaenv", "11.8\n");
+        CHECK(find_version_file(deep)->spec == S("11.8"));
+    }
+    SUBCASE("a .tool-versions without cuda is passed over") {
+        write(tmp / "a" / ".cudaenv", "11.8\n");
+        write(tmp / "a" / "b" / ".tool-versions", "python 3.12\n");
+        auto vf = find_version_file(deep);
+        REQUIRE(vf.has_value());
+        CHECK(vf->path.filename() == ".cudaenv");
+    }
+    SUBCASE("the nearest file wins over a farther .cudaenv") {
+        write(tmp / "a" / ".cudaenv", "11.8\n");
+        write(tmp / "a" / "b" / ".tool-versions", "cuda 12.6\n");
+        CHECK(find_version_file(deep)->spec == S("12.6"));
+    }
+    SUBCASE("a hostile .cudaenv is never run") {
+        auto marker = tmp / "pwned";
+        write(tmp / "a" / ".cudaenv", "$(touch " + marker.string() + ")\n`touch " + marker.string() + "`\n");
+        auto msg = error_of([&] { find_version_file(deep); });
+        CHECK(contains(msg, (tmp / "a" / ".cudaenv").lexically_normal().string() + ":1:"));
+        CHECK_FALSE(fs::exists(marker));
+    }
+    SUBCASE("a .cudaenv folder is not a file") {
+        fs::create_directories(tmp / "a" / "b" / ".cudaenv");
+        write(tmp / "a" / ".cudaenv", "12\n");
+        CHECK(find_version_file(deep)->spec == S("12"));
+    }
+    SUBCASE("a huge .cudaenv is refused") {
+        write(tmp / "a" / ".cudaenv", "12\n" + std::string(70000, '#'));
+        CHECK_THROWS_AS(find_version_file(deep), Error);
+    }
+}
+
+TEST_CASE("resolve_active") {
+    TempDir tmp("resolve");
+    auto cwd = tmp / "proj" / "src";
+    fs::create_directories(cwd);
+    Config cfg;
+    cfg.global = "11.8";
+    write(tmp / "proj" / ".cudaenv", "12.4+none\n");
+
+    SUBCASE("CUDAENV_VERSION first") {
+        auto a = resolve_active(cwd, std::string("13"), cfg);
+        CHECK(a.spec == S("13"));
+        CHECK(a.origin == Origin::env);
+        CHECK(std::string(a.origin_name()) == "env");
+        CHECK(a.describe() == "CUDAENV_VERSION");
+    }
+    SUBCASE("an empty CUDAENV_VERSION counts as unset") {
+        CHECK(resolve_active(cwd, std::string(""), cfg).origin == Origin::file);
+    }
+    SUBCASE("an invalid CUDAENV_VERSION is an error") {
+        CHECK_THROWS_AS(resolve_active(cwd, std::string("12; id"), cfg), Error);
+    }
+    SUBCASE("then the nearest file") {
+        auto a = resolve_active(cwd, std::nullopt, cfg);
+        CHECK(a.spec == S("12.4+none"));
+        CHECK(a.origin == Origin::file);
+        CHECK(a.file == (tmp / "proj" / ".cudaenv").lexically_normal());
+        CHECK(a.describe() == a.file.string());
+    }
+    SUBCASE("then .tool-versions") {
+        fs::remove(tmp / "proj" / ".cudaenv");
+        write(tmp / "proj" / ".tool-versions", "cuda 12.6\ncudnn 9\n");
+        auto a = resolve_active(cwd, std::nullopt, cfg);
+        CHECK(a.spec == S("12.6+9"));
+        CHECK(a.origin == Origin::file);
+    }
+    SUBCASE("then the global default") {
+        fs::remove(tmp / "proj" / ".cudaenv");
+        auto a = resolve_active(cwd, std::nullopt, cfg);
+        CHECK(a.spec == S("11.8"));
+        CHECK(a.origin == Origin::global);
+        CHECK(std::string(a.origin_name()) == "global");
+        cfg.global = "bad spec";
+        CHECK_THROWS_AS(resolve_active(cwd, std::nullopt, cfg), Error);
+    }
+    SUBCASE("then system") {
+        fs::remove(tmp / "proj" / ".cudaenv");
+        cfg.global.reset();
+        auto a = resolve_active(cwd, std::nullopt, cfg);
+        CHECK(a.spec.system);
+        CHECK(a.origin == Origin::system);
+        CHECK(std::string(a.origin_name()) == "system");
+    }
+}
