@@ -164,7 +164,8 @@ if step openssl; then
     no-ocsp no-ct no-comp no-srtp no-gost no-cmp no-dtls no-sctp no-ssl3 no-tls1 no-tls1_1 no-nextprotoneg
     no-rfc3779 no-sock no-async no-autoload-config"
   o="$(srcdir openssl)"
-  (cd "$o" && run ./Configure mingw64 --cross-compile-prefix="$host-" CC=gcc-posix CXX=g++-posix \
+  # Configure prefixes CC, AR, ... with the cross prefix itself: it must not see ours.
+  (cd "$o" && run env -u CC -u CXX -u AR -u RANLIB -u RC ./Configure mingw64 --cross-compile-prefix="$host-" CC=gcc-posix CXX=g++-posix \
      --prefix="$prefix" --libdir=lib no-shared no-tests no-module no-engine no-dso \
      no-ui-console $openssl_off &&
    run make -j"$jobs" build_generated && run make -j"$jobs" libcrypto.a)
