@@ -61,6 +61,10 @@ int run_app(int argc, char** argv) {
     register_pair(app, ctx);
     register_completions(app, ctx);
     register_hook_env(app, ctx);
+    register_rehash(app, ctx);
+    register_setup(app, ctx);
+    register_install(app, ctx);
+    register_uninstall(app, ctx);
 
     app.parse_complete_callback([&] {
         if (auto env_level = platform::get_env("CUDAENV_LOG"); env_level && log_level == "warn") log_level = *env_level;

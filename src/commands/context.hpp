@@ -62,6 +62,10 @@ void register_discover(CLI::App& app, Context& ctx);
 void register_pair(CLI::App& app, Context& ctx);
 void register_completions(CLI::App& app, Context& ctx);
 void register_hook_env(CLI::App& app, Context& ctx);
+void register_rehash(CLI::App& app, Context& ctx);
+void register_setup(CLI::App& app, Context& ctx);
+void register_install(CLI::App& app, Context& ctx);
+void register_uninstall(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

@@ -15,44 +15,36 @@ namespace {
 
 bool is_list_var(const std::string& name) { return name == "PATH" || name == "LD_LIBRARY_PATH"; }
 
-// __CUDAENV_STATE: "v1" then ";NAME=-" (was unset) or ";NAME=+<pct>" (its old
-// value) per saved variable, and ";~NAME=<pct>" for the list value cudaenv
-// last set, so deactivate can tell whether the user changed it since.
-std::string pct(std::string_view s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == ':' || c == '\\') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
+// The state of a session's `use`, kept in the environment itself:
+//   __CUDAENV_STATE      "v2;PATH=+;LD_LIBRARY_PATH=-;...;~PATH": each variable
+//                        cudaenv changed (+ it had a value, - it was unset), and
+//                        ~NAME for each list whose last value cudaenv set is kept
+//   __CUDAENV_<NAME>_WAS its value before the first `use`, verbatim
+//   __CUDAENV_<NAME>_SET the list value cudaenv last set, so deactivate can
+//                        tell whether the user changed it since
+// One variable per value keeps each assignment about as long as the value
+// itself (cmd.exe refuses lines over 8191 characters), and names ending in
+// _WAS/_SET are not among fish's colon-split *PATH variables.
+std::string was_name(const std::string& name) { return "__CUDAENV_" + name + "_WAS"; }
+std::string set_name(const std::string& name) { return "__CUDAENV_" + name + "_SET"; }
+
+// Names come back from the environment and are written into shell code
+// unquoted: accept plain identifiers only.
+bool valid_name(std::string_view n) {
+    if (n.empty() || n.size() > 64 || (n[0] >= '0' && n[0] <= '9')) return false;
+    for (char c : n)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
 }
 
-std::optional<std::string> unpct(std::string_view s) {
-    auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        return -1;
-    };
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '%') {
-            out += s[i];
-            continue;
-        }
-        if (i + 2 >= s.size()) return std::nullopt;
-        int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
-        if (hi < 0 || lo < 0) return std::nullopt;
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
+// cmd's limit counts UTF-16 units, not the bytes of our UTF-8 strings.
+size_t utf16_length(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s) {
+        if ((c & 0xC0) != 0x80) ++n;  // a byte that starts a character
+        if (c >= 0xF0) ++n;           // outside the BMP: a surrogate pair
     }
-    return out;
+    return n;
 }
 
 struct State {
@@ -63,41 +55,49 @@ struct State {
 
 std::optional<State> read_state(const EnvReader& env) {
     auto raw = env(state_var);
-    if (!raw || !raw->starts_with("v1")) return std::nullopt;
+    if (!raw || !raw->starts_with("v2")) return std::nullopt;
     State st;
     for (const auto& field : str::split(*raw, ';')) {
-        if (field == "v1" || field.empty()) continue;
+        if (field == "v2" || field.empty()) continue;
+        if (field.starts_with("~")) {
+            auto name = field.substr(1);
+            if (!valid_name(name)) return std::nullopt;
+            if (auto v = env(set_name(name))) st.last_set[name] = *v;
+            continue;
+        }
         auto eq = field.find('=');
         if (eq == std::string::npos) return std::nullopt;
         auto name = field.substr(0, eq);
-        auto body = std::string_view(field).substr(eq + 1);
-        if (name.starts_with("~")) {
-            auto v = unpct(body);
-            if (!v) return std::nullopt;
-            st.last_set[name.substr(1)] = *v;
-        } else if (body == "-") {
-            st.saved[name] = std::nullopt;
-            st.order.push_back(name);
-        } else if (body.starts_with("+")) {
-            auto v = unpct(body.substr(1));
-            if (!v) return std::nullopt;
-            st.saved[name] = *v;
-            st.order.push_back(name);
-        } else {
-            return std::nullopt;
-        }
+        auto flag = field.substr(eq + 1);
+        if (!valid_name(name) || (flag != "+" && flag != "-") || st.saved.count(name)) return std::nullopt;
+        st.saved[name] = flag == "+" ? std::optional<std::string>(env(was_name(name)).value_or("")) : std::nullopt;
+        st.order.push_back(name);
     }
     return st;
 }
 
-std::string write_state(const State& st) {
-    std::string out = "v1";
-    for (const auto& name : st.order) {
-        const auto& v = st.saved.at(name);
-        out += ";" + name + "=" + (v ? "+" + pct(*v) : std::string("-"));
-    }
-    for (const auto& [name, v] : st.last_set) out += ";~" + name + "=" + pct(v);
-    return out;
+// The changes that store `st` in the environment in place of `before`.
+void write_state(const State& st, const State& before, const EnvReader& env, std::vector<EnvChange>& out) {
+    std::string meta = "v2";
+    for (const auto& name : st.order) meta += ";" + name + (st.saved.at(name) ? "=+" : "=-");
+    for (const auto& [name, v] : st.last_set) meta += ";~" + name;
+    auto put = [&](const std::string& name, const std::optional<std::string>& value) {
+        if (env(name) != value) out.push_back({name, value});
+    };
+    for (const auto& name : st.order) put(was_name(name), st.saved.at(name));
+    for (const auto& [name, v] : st.last_set) put(set_name(name), v);
+    for (const auto& [name, v] : before.last_set)
+        if (!st.last_set.count(name)) put(set_name(name), std::nullopt);
+    out.push_back({state_var, meta});
+}
+
+// The changes that remove every trace of the state.
+void clear_state(const State& st, const EnvReader& env, std::vector<EnvChange>& out) {
+    for (const auto& name : st.order)
+        if (env(was_name(name))) out.push_back({was_name(name), std::nullopt});
+    for (const auto& [name, v] : st.last_set)
+        if (env(set_name(name))) out.push_back({set_name(name), std::nullopt});
+    out.push_back({state_var, std::nullopt});
 }
 
 // A list variable restored after the user changed it since `use`: the
@@ -200,7 +200,8 @@ std::vector<std::string> known_roots(Store& store) {
 
 std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style) {
-    State st = read_state(env).value_or(State{});
+    const State before = read_state(env).value_or(State{});
+    State st = before;
     std::vector<std::string> lists = {"PATH"};
     if (style == PathStyle::posix) lists.push_back("LD_LIBRARY_PATH");
     // A list the user changed since the last `use`: their change becomes part
@@ -252,8 +253,8 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
     }
     want("CUDAENV_VERSION", spec);
 
-    if (style == PathStyle::windows && target["PATH"] && target["PATH"]->size() > cmd_path_limit)
-        throw Error("the new PATH would be " + std::to_string(target["PATH"]->size()) +
+    if (style == PathStyle::windows && target["PATH"] && utf16_length(*target["PATH"]) > cmd_path_limit)
+        throw Error("the new PATH would be " + std::to_string(utf16_length(*target["PATH"])) +
                         " characters; cmd.exe ignores a PATH longer than 8191",
                     "remove entries you no longer need from PATH, then try again");
 
@@ -271,7 +272,7 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
         if (is_list_var(name) && target[name]) st.last_set[name] = *target[name];
         else st.last_set.erase(name);
     }
-    out.push_back({state_var, write_state(st)});
+    write_state(st, before, env, out);
     return out;
 }
 
@@ -287,7 +288,7 @@ std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style) {
             value = merge_back(*cur, last->second, value, style);
         if (value != cur) out.push_back({name, value});
     }
-    out.push_back({state_var, std::nullopt});
+    clear_state(*st, env, out);
     return out;
 }
 

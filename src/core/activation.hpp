@@ -53,7 +53,8 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
 std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style);
 
 // True when a PATH entry belongs to a known install: below one of `roots`,
-// or in a usual CUDA place (/usr/local/cuda*, /opt/cuda*, ...\CUDA\v*, ...\CUDNN\v*).
+// or in a usual CUDA place (/usr/local/cuda, /usr/local/cuda-12.6, /opt/cuda12, ...\CUDA\v*,
+// ...\CUDNN\v*; not /opt/cudaenv).
 bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style);
 // The roots of everything the store knows (store folders, adopted folders).
 std::vector<std::string> known_roots(Store& store);

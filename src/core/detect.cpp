@@ -34,12 +34,61 @@ std::optional<std::string> find_name(const std::vector<std::string>& names, cons
     return std::nullopt;
 }
 
+// The number in `#define <name> <digits>` (what the regex
+// #[ \t]*define[ \t]+<name>[ \t]+([0-9]+) finds), by a plain scan: a regex
+// built per call was most of a tool shim call's work for a pair with cuDNN.
 std::optional<int> define_value(const std::string& text, const std::string& name) {
-    std::regex re("#[ \t]*define[ \t]+" + name + "[ \t]+([0-9]+)");
-    std::smatch m;
-    int v = 0;
-    if (std::regex_search(text, m, re) && str::parse_int(m[1].str(), v)) return v;
+    auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    for (size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
+        size_t b = pos;  // back over "<blanks>define<blanks>#"
+        if (b == 0 || !blank(text[b - 1])) continue;
+        while (b > 0 && blank(text[b - 1])) --b;
+        if (b < 6 || text.compare(b - 6, 6, "define") != 0) continue;
+        b -= 6;
+        while (b > 0 && blank(text[b - 1])) --b;
+        if (b == 0 || text[b - 1] != '#') continue;
+        size_t a = pos + name.size();  // forward over "<blanks><digits>"
+        if (a >= text.size() || !blank(text[a])) continue;
+        while (a < text.size() && blank(text[a])) ++a;
+        size_t d = a;
+        while (d < text.size() && text[d] >= '0' && text[d] <= '9') ++d;
+        int v = 0;
+        if (d > a && str::parse_int(std::string_view(text).substr(a, d - a), v)) return v;
+        if (d > a) return std::nullopt;
+    }
     return std::nullopt;
+}
+
+// std::regex construction dominates a shim call's own work, and the
+// case-insensitive Windows patterns cost most: build those only when a name
+// could match at all.
+bool any_starts_with_icase(const std::vector<std::string>& names, std::string_view prefix) {
+    for (const auto& n : names)
+        if (str::starts_with_icase(n, prefix)) return true;
+    return false;
+}
+
+// lib<x>\.so(\.[0-9.]+)? and lib<x>\.so\.x\.y\.z by plain string tests: every tool
+// shim call detects its pair, and building std::regex objects for these cost
+// more than all the rest of that work. `base` is "libcudart.so", "libcudnn.so".
+bool is_linux_lib(std::string_view n, std::string_view base) {
+    if (!n.starts_with(base)) return false;
+    auto rest = n.substr(base.size());
+    if (rest.empty()) return true;
+    return rest.size() >= 2 && rest[0] == '.' && rest.substr(1).find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+// The x.y.z of <base>.x.y.z.
+std::optional<Version> linux_lib_full_version(std::string_view n, std::string_view base) {
+    if (!n.starts_with(base) || n.size() <= base.size() || n[base.size()] != '.') return std::nullopt;
+    auto v = Version::parse(n.substr(base.size() + 1));
+    if (!v || v->parts().size() != 3) return std::nullopt;
+    return v;
+}
+
+const std::regex& win_cudart() {
+    static const std::regex re(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
+    return re;
 }
 
 bool is_system_lib_dir(const fs::path& p) {
@@ -109,9 +158,6 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     Toolkit tk;
     tk.root = dir;
 
-    static const std::regex linux_cudart(R"(libcudart\.so(\.[0-9.]+)?)");
-    static const std::regex linux_cudart_full(R"(libcudart\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
-    static const std::regex win_cudart(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
 
     bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
     bool has_runtime = false;
@@ -121,7 +167,8 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     // Windows: DLLs in bin (CUDA <= 12) or bin\x64 (CUDA 13).
     for (auto sub : {fs::path("bin") / "x64", fs::path("bin")}) {
         auto names = list_names(dir / sub);
-        if (auto n = find_name(names, win_cudart, &m)) {
+        if (!any_starts_with_icase(names, "cudart64_")) continue;
+        if (auto n = find_name(names, win_cudart(), &m)) {
             tk.windows = true;
             has_runtime = true;
             if (lib_version_name.empty()) lib_version_name = *n;
@@ -133,11 +180,11 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     if (debian) lib_candidates.insert(lib_candidates.begin(), platform::system_library_dirs().front());
     for (const auto& ld : lib_candidates) {
         auto names = list_names(ld);
-        if (!find_name(names, linux_cudart)) continue;
+        if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, "libcudart.so"); })) continue;
         has_runtime = true;
         if (!is_system_lib_dir(ld) && tk.lib_dirs.empty()) tk.lib_dirs.push_back(ld);
-        if (auto full = find_name(names, linux_cudart_full, &m); full && lib_version_name.empty())
-            lib_version_name = *full;
+        for (const auto& n : names)
+            if (lib_version_name.empty() && linux_lib_full_version(n, "libcudart.so")) lib_version_name = n;
         if (ld == dir) tk.layout = "runtime-only";
     }
     if (!has_nvcc && !has_runtime) return std::nullopt;
@@ -176,9 +223,9 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         tk.layout = "pip";
     }
     if (tk.version.empty() && !lib_version_name.empty()) {
-        if (std::regex_match(lib_version_name, m, linux_cudart_full)) {
-            tk.version = *Version::parse(m[1].str());
-        } else if (std::regex_match(lib_version_name, m, win_cudart)) {
+        if (auto full = linux_lib_full_version(lib_version_name, "libcudart.so")) {
+            tk.version = *full;
+        } else if (std::regex_match(lib_version_name, m, win_cudart())) {
             // cudart64_110.dll is every 11.x; cudart64_12.dll every 12.x.
             auto digits = m[1].str();
             int major = 0;
@@ -200,24 +247,22 @@ struct CudnnFiles {
     bool windows = false;
 };
 
-const std::regex& linux_cudnn() {
-    static const std::regex re(R"(libcudnn\.so(\.[0-9.]+)?)");
-    return re;
-}
 const std::regex& win_cudnn() {
     static const std::regex re(R"(cudnn64_([0-9]+)\.dll)", std::regex::icase);
     return re;
 }
 
 void scan_lib_dir(const fs::path& d, CudnnFiles& f) {
-    static const std::regex full(R"(libcudnn\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
     auto names = list_names(d);
-    std::smatch m;
-    if (find_name(names, linux_cudnn())) {
+    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, "libcudnn.so"); })) {
         f.lib_dirs.push_back(d);
-        if (auto n = find_name(names, full)) f.lib_version_name = *n;
+        for (const auto& n : names)
+            if (linux_lib_full_version(n, "libcudnn.so")) {
+                f.lib_version_name = n;
+                break;
+            }
     }
-    if (auto n = find_name(names, win_cudnn())) {
+    if (auto n = any_starts_with_icase(names, "cudnn64_") ? find_name(names, win_cudnn()) : std::nullopt) {
         f.bin_dirs.push_back(d);
         f.windows = true;
         if (f.lib_version_name.empty()) f.lib_version_name = *n;
@@ -306,8 +351,7 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
     }
     if (c.version.empty() && !f.lib_version_name.empty()) {
         std::smatch m;
-        static const std::regex full(R"(libcudnn\.so\.([0-9]+\.[0-9]+\.[0-9]+))");
-        if (std::regex_match(f.lib_version_name, m, full)) c.version = *Version::parse(m[1].str());
+        if (auto full = linux_lib_full_version(f.lib_version_name, "libcudnn.so")) c.version = *full;
         else if (std::regex_match(f.lib_version_name, m, win_cudnn())) c.version = *Version::parse(m[1].str());
         // The installer's folder (CUDNN\v9.4) says more than cudnn64_9.dll does.
         auto name = fsx::to_utf8(dir.filename());

@@ -48,9 +48,11 @@ std::vector<ToolkitRecord> Store::toolkits() {
 
 std::vector<CudnnRecord> Store::cudnns() {
     std::vector<CudnnRecord> out;
-    static const std::regex re(R"(([0-9.]+)_cuda([0-9]+))");
     std::error_code ec;
     for (fs::directory_iterator it(cudnn_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+        // Built on first use: most stores have no managed cuDNN, and building a
+        // std::regex is a large part of what a tool shim call costs.
+        static const std::regex re(R"(([0-9.]+)_cuda([0-9]+))");
         auto name = fsx::to_utf8(it->path().filename());
         std::smatch m;
         if (!std::regex_match(name, m, re) || !fsx::is_dir(it->path())) continue;

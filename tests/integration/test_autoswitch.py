@@ -189,6 +189,9 @@ class AutoSwitchTests(unittest.TestCase):
         self.tv = os.path.join(base, "asdf project")
         os.makedirs(self.tv)
         fixture.write(os.path.join(self.tv, ".tool-versions"), "python 3.11.4\ncuda 12.4\ncudnn 9.1.0\n")
+        self.py = os.path.join(base, "python only")
+        os.makedirs(self.py)
+        fixture.write(os.path.join(self.py, ".tool-versions"), "python 3.11.4\nnodejs 20.1.0\n")
 
     def assert_pair(self, snap, toolkit, cudnn):
         env = snap["env"]
@@ -202,6 +205,8 @@ class AutoSwitchTests(unittest.TestCase):
         for v in ("PATH", "LD_LIBRARY_PATH", "CUDA_PATH", "CUDA_HOME", "CUDNN_PATH", "CUDNN_HOME",
                   "CUDAENV_VERSION", "__CUDAENV_STATE"):
             self.assertEqual(snap["env"].get(v), start["env"].get(v), v)
+        state = lambda e: sorted((k, v) for k, v in e.items() if k.startswith("__CUDAENV_"))
+        self.assertEqual(state(snap["env"]), state(start["env"]))
         self.assertEqual(snap["nvcc_path"], "")
 
     def test_switch_on_cd_and_count_processes(self):
@@ -245,6 +250,9 @@ class AutoSwitchTests(unittest.TestCase):
             snaps["tv"] = s.snap("tv")
             s.send(d.cd(FIX.home).strip())
             snaps["out2"] = s.snap("out2")
+            # A .tool-versions without cuda decides nothing here.
+            s.send(d.cd(self.py).strip())
+            snaps["py"] = s.snap("py")
             # An explicit `use` wins over the folders until deactivate.
             s.send(d.cd(self.p1).strip())
             snaps["p1b"] = s.snap("p1b")
@@ -279,6 +287,7 @@ class AutoSwitchTests(unittest.TestCase):
         self.assert_restored(snaps["out"], start)
         self.assert_pair(snaps["tv"], FIX.cuda124, FIX.cudnn9)
         self.assert_restored(snaps["out2"], start)
+        self.assert_restored(snaps["py"], start)
         self.assert_pair(snaps["p1b"], FIX.cuda118, FIX.cudnn8)
         for k in ("use", "use_p2", "use_out"):
             self.assert_pair(snaps[k], FIX.cuda118, None)
@@ -301,6 +310,7 @@ class AutoSwitchTests(unittest.TestCase):
         self.assertEqual(len(calls("p2sub", "back1")), 1)
         self.assertEqual(len(calls("back1", "out")), 1)
         self.assertEqual(len(calls("out", "tv")), 1)
+        self.assertEqual(calls("out2", "py"), [])
         # Under an explicit use only the use itself runs.
         self.assertEqual(len(calls("p1b", "use")), 1)
         self.assertEqual(calls("use", "use_p2"), [])

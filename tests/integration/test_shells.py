@@ -246,8 +246,10 @@ class ShellTests(unittest.TestCase):
         # Byte for byte, and an unset variable is unset again.
         self.assertEqual(off["env"]["PATH"], before["env"]["PATH"])
         self.assertEqual(off["env"].get("LD_LIBRARY_PATH"), before["env"].get("LD_LIBRARY_PATH"))
-        for v in ("CUDA_PATH", "CUDA_HOME", "CUDNN_PATH", "CUDNN_HOME", "CUDAENV_VERSION", "__CUDAENV_STATE"):
+        for v in ("CUDA_PATH", "CUDA_HOME", "CUDNN_PATH", "CUDNN_HOME", "CUDAENV_VERSION"):
             self.assertNotIn(v, off["env"])
+        # No trace of cudaenv's own state (__CUDAENV_STATE, __CUDAENV_PATH_WAS, ...).
+        self.assertEqual([k for k in off["env"] if k.startswith("__CUDAENV_")], [])
         return before
 
     def test_use_switch_deactivate_ld_unset(self):

@@ -158,6 +158,17 @@ TEST_CASE("plan_use") {
             env.apply(changes);
             CHECK(env.get("PATH")->size() == 8191);
         }
+        SUBCASE("the limit counts characters, not UTF-8 bytes") {
+            std::string first = "C:\\store\\toolkits\\12.6.3\\bin;";
+            std::string rest = "C:\\";
+            // 3 bytes each in UTF-8, one UTF-16 unit each; the emoji is 4 bytes, 2 units.
+            for (size_t i = 0; i < 8191 - first.size() - 3 - 2; ++i) rest += "\xE4\xB8\xAD";
+            rest += "\xF0\x9F\x98\x80";
+            env.vars["PATH"] = rest;
+            CHECK_NOTHROW(plan_use(pair, "12.6", env.reader(), owned(W), W));
+            env.vars["PATH"] = rest + "x";
+            CHECK_THROWS_AS(plan_use(pair, "12.6", env.reader(), owned(W), W), Error);
+        }
         SUBCASE("posix semantics have no such limit") {
             env.vars["PATH"] = std::string(20000, 'z');
             CHECK_NOTHROW(plan_use(posix_pair("/store/toolkits/12.6.3", "12.6.3", std::nullopt), "12.6", env.reader(),
@@ -291,12 +302,12 @@ TEST_CASE("plan_deactivate") {
         env.apply(plan_deactivate(env.reader(), P));
         CHECK(env.vars == before);
     }
-    SUBCASE("system without an earlier use only sets CUDAENV_VERSION") {
+    SUBCASE("system without an earlier use only sets CUDAENV_VERSION (and cudaenv's own state)") {
         Env env = posix_original();
         const auto before = env.vars;
         auto changes = plan_use(std::nullopt, "system", env.reader(), owned(P), P);
         env.apply(changes);
-        for (const auto& c : changes) CHECK((c.name == "CUDAENV_VERSION" || c.name == state_var));
+        for (const auto& c : changes) CHECK((c.name == "CUDAENV_VERSION" || c.name.starts_with("__CUDAENV_")));
         env.apply(plan_deactivate(env.reader(), P));
         CHECK(env.vars == before);
     }

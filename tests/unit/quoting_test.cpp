@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "shell/shell.hpp"
 #include "test_support.hpp"
@@ -94,18 +95,14 @@ std::optional<std::vector<std::string>> echo_quoted(const std::string& shell_nam
     return split_nul(*out);
 }
 
-// Sets CE_T<i> to each value with set_var(), the way the integration
-// evaluates it, then reads the exported environment back with printenv.
-std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::string& shell_name,
-                                                                    const std::string& exe,
-                                                                    const std::vector<std::string>& names,
-                                                                    const std::vector<std::string>& values) {
-    auto sh = make_shell(shell_name);
+// Evaluates `code` in the real shell the way the integration does, then
+// reads the exported environment back with printenv (nullopt: unset).
+std::optional<std::vector<std::optional<std::string>>> run_and_read(const std::string& shell_name,
+                                                                    const std::string& exe, const std::string& code,
+                                                                    const std::vector<std::string>& names) {
     TempDir dir("setvar");
-    std::vector<EnvChange> changes;
-    for (size_t i = 0; i < values.size(); ++i) changes.push_back({names[i], values[i]});
     auto code_file = dir / "code";
-    testsupport::write(code_file, render(*sh, changes));
+    testsupport::write(code_file, code);
     std::string script;
     // printenv prints the value and a newline, or nothing (exit 1) when unset:
     // each answer is "<flag><value>\n\0" so unset and empty differ.
@@ -120,12 +117,12 @@ std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::s
         script = "source '" + code_file.string() + "'\n";
         for (const auto& n : names)
             script += "if /usr/bin/printenv " + n + " >/dev/null; printf '+'; /usr/bin/printenv " + n +
-                      "; else; printf '-\\n'; end; printf '\\0'\n";
+                      "; else; printf '%s\\n' -; end; printf '\\0'\n";
     } else {
         script = ". '" + code_file.string() + "'\n";
         for (const auto& n : names)
             script += "if /usr/bin/printenv " + n + " >/dev/null; then printf '+'; /usr/bin/printenv " + n +
-                      "; else printf '-\\n'; fi; printf '\\0'\n";
+                      "; else printf '%s\\n' -; fi; printf '\\0'\n";
     }
     auto file = dir / "script";
     testsupport::write(file, script);
@@ -147,6 +144,16 @@ std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::s
         else result.push_back(s.substr(1));
     }
     return result;
+}
+
+// Sets each name to its value with set_var() and reads them back.
+std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::string& shell_name,
+                                                                    const std::string& exe,
+                                                                    const std::vector<std::string>& names,
+                                                                    const std::vector<std::string>& values) {
+    std::vector<EnvChange> changes;
+    for (size_t i = 0; i < values.size(); ++i) changes.push_back({names[i], values[i]});
+    return run_and_read(shell_name, exe, render(*make_shell(shell_name), changes), names);
 }
 
 void check_shell(const std::string& shell_name, const std::string& exe) {
@@ -265,6 +272,82 @@ TEST_CASE("unset_var in the real shells") {
                                                         (sh == "fish" ? "status" : "?")));
         REQUIRE(out.has_value());
         CHECK(*out == "rc=1\n");
+    }
+}
+#endif
+
+#ifndef _WIN32
+TEST_CASE("use then deactivate rendered for the real shells") {
+    // The original environment, set by the shell's own set_var/unset_var.
+    const std::vector<std::string> names = {"PATH", "LD_LIBRARY_PATH", "CUDA_PATH", "CUDA_HOME", "CUDNN_PATH",
+                                            "CUDNN_HOME", "CUDAENV_VERSION", state_var};
+    std::map<std::string, std::string> original = {
+        {"PATH", "/usr/bin:/bin:/usr/local/cuda-11.8/bin:/opt/it's \"q\" $x `y` %z% \xE2\x80\x98\xE4\xB8\xAD"},
+        {"CUDA_PATH", ""},
+        {"CUDA_HOME", "a'b\\c"},
+    };
+    PairEnv pair;
+    pair.spec = "12.6";
+    pair.cuda_root = "/store/toolkits/12.6 it's $HOME `id` %P%";
+    pair.cuda_version = *Version::parse("12.6.3");
+    pair.path_dirs = {pair.cuda_root + "/bin"};
+    pair.lib_dirs = {pair.cuda_root + "/lib64", "/store/cudnn/9.1.0_cuda12/lib"};
+    pair.cudnn_root = "/store/cudnn/9.1.0_cuda12";
+    auto owned = [](const std::string& e) { return is_cuda_entry(e, {"/store"}, PathStyle::posix); };
+
+    for (const std::string sh : {"bash", "zsh", "fish", "pwsh"}) {
+        CAPTURE(sh);
+        std::string exe = sh == "pwsh" ? pwsh_path() : (have(sh) ? sh : "");
+        if (exe.empty()) {
+            MESSAGE(sh << " not found; skipped");
+            continue;
+        }
+        auto shell = make_shell(sh);
+        std::map<std::string, std::string> env = original;
+        auto reader = [&](const std::string& n) -> std::optional<std::string> {
+            auto it = env.find(n);
+            return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+        };
+        auto apply = [&](const std::vector<EnvChange>& changes) {
+            for (const auto& c : changes) {
+                if (c.value) env[c.name] = *c.value;
+                else env.erase(c.name);
+            }
+        };
+        auto expected = [&] {
+            std::vector<std::optional<std::string>> out;
+            for (const auto& n : names) out.push_back(reader(n));
+            return out;
+        };
+        std::string code;
+        for (const auto& n : names) {
+            auto it = original.find(n);
+            code += (it == original.end() ? shell->unset_var(n) : shell->set_var(n, it->second)) + "\n";
+        }
+        auto use = plan_use(pair, "12.6", reader, owned, PathStyle::posix);
+        code += render(*shell, use);
+        apply(use);
+        auto after_use = expected();
+        auto got = run_and_read(sh, exe, code, names);
+        REQUIRE(got.has_value());
+        REQUIRE(got->size() == names.size());
+        for (size_t i = 0; i < names.size(); ++i) {
+            CAPTURE(names[i]);
+            CHECK((*got)[i] == after_use[i]);
+        }
+
+        auto off = plan_deactivate(reader, PathStyle::posix);
+        code += render(*shell, off);
+        apply(off);
+        got = run_and_read(sh, exe, code, names);
+        REQUIRE(got.has_value());
+        REQUIRE(got->size() == names.size());
+        auto after_off = expected();
+        for (size_t i = 0; i < names.size(); ++i) {
+            CAPTURE(names[i]);
+            CHECK((*got)[i] == after_off[i]);
+        }
+        CHECK(env == original);
     }
 }
 #endif

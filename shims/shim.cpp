@@ -1,0 +1,149 @@
+// The tool shim. `cudaenv rehash` links (or copies) this one program into
+// <store>/shims under the name of every toolkit tool (nvcc, ptxas, ...). Run
+// as `nvcc`, it finds the active pair exactly as `cudaenv current` does
+// (CUDAENV_VERSION, the nearest .cudaenv / .tool-versions, the global
+// default), then replaces itself with the pair's real nvcc in the pair's
+// environment, so arguments, standard streams, exit status and signals pass
+// through untouched. It asks no other process: IDEs and build tools call it
+// thousands of times, so it only reads the config and a few folders.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/activation.hpp"
+#include "core/pairs.hpp"
+#include "core/rehash.hpp"
+#include "core/resolve.hpp"
+#include "core/store.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+constexpr int not_found = 127;  // what shells answer for a command they cannot find
+
+// "nvcc" from "/home/u/.local/share/cudaenv/shims/nvcc" (or "...\nvcc.exe").
+std::string tool_of(const std::string& argv0) {
+    auto name = fsx::to_utf8(fsx::from_utf8(argv0).filename());
+    if (platform::is_windows && str::to_lower_ascii(name).ends_with(".exe")) name.resize(name.size() - 4);
+    return name;
+}
+
+std::optional<fs::path> find_tool(const std::vector<fs::path>& dirs, const std::string& tool) {
+    for (const auto& d : dirs) {
+        auto p = d / fsx::from_utf8(tool + platform::exe_suffix());
+        if (platform::is_executable(p)) return p;
+    }
+    return std::nullopt;
+}
+
+// The environment of this process with `changes` applied.
+std::vector<std::pair<std::string, std::string>> with_changes(const std::vector<EnvChange>& changes) {
+    auto env = platform::environment();
+    for (const auto& change : changes) {
+        std::erase_if(env, [&](const auto& kv) {
+            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
+        });
+        if (change.value) env.emplace_back(change.name, *change.value);
+    }
+    return env;
+}
+
+// `system`: the next `tool` on PATH once the shims folder is taken out of it
+// (also for the tool's own children, so nothing loops back into a shim).
+int run_system(const std::string& tool, std::vector<std::string> args, Store& store, const ActiveSpec& active) {
+    auto style = native_path_style();
+    auto shims = fsx::to_utf8(store.shims_dir());
+    auto self = platform::executable_path();
+    std::vector<std::string> kept;
+    for (const auto& e : split_path_list(platform::get_env("PATH").value_or(""), style))
+        if (!same_path_entry(e, shims, style)) kept.push_back(e);
+    std::optional<fs::path> found;
+    for (const auto& e : kept) {
+        if (e.empty()) continue;
+        auto candidate = find_tool({fsx::from_utf8(e)}, tool);
+        std::error_code ec;
+        // A shim reached through another spelling of the folder would call itself.
+        if (candidate && !fs::equivalent(*candidate, self, ec)) {
+            found = candidate;
+            break;
+        }
+    }
+    if (!found)
+        throw Error(tool + ": no " + tool + " on PATH outside cudaenv's shims, and the active pair is system (set by " +
+                        active.describe() + ")",
+                    "pick a pair: `cudaenv use <spec>`, `cudaenv local <spec>` or `cudaenv global <spec>` "
+                    "(`cudaenv list` shows them)",
+                    not_found);
+    args[0] = fsx::to_utf8(*found);
+    return platform::exec_command(args, with_changes({{"PATH", join_path_list(kept, style)}}));
+}
+
+int run_shim(std::vector<std::string> args) {
+    const auto tool = tool_of(args.at(0));
+    Store store(platform::default_store_root());
+    ActiveSpec active;
+    try {
+        active = resolve_active(platform::current_dir(), platform::get_env("CUDAENV_VERSION"), store.config());
+    } catch (const Error& e) {
+        throw Error(tool + ": " + e.what(), e.hint());
+    }
+    if (active.spec.system) return run_system(tool, std::move(args), store, active);
+
+    std::optional<DetectedPair> pair;
+    std::string full_spec;
+    try {
+        auto selected = select_pair(active.spec, store);
+        full_spec = selected.spec();
+        pair = detect_pair(selected);
+    } catch (const Error& e) {
+        throw Error(tool + ": " + e.what() + " (set by " + active.describe() + ")", e.hint());
+    }
+    auto dirs = pair->toolkit.bin_dirs;
+    if (pair->cudnn) dirs.insert(dirs.end(), pair->cudnn->bin_dirs.begin(), pair->cudnn->bin_dirs.end());
+    auto path = find_tool(dirs, tool);
+    if (!path)
+        throw Error(tool + ": CUDA " + full_spec + " has no " + tool + " (set by " + active.describe() + ")",
+                    "that toolkit lacks the component; pick another pair with `cudaenv use`/`cudaenv local`, "
+                    "then `cudaenv rehash` removes shims no toolkit needs",
+                    not_found);
+
+    const auto spec = active.spec.str();
+    auto roots = known_roots(store);
+    auto style = native_path_style();
+    auto changes = plan_use(
+        pair_env(*pair, spec), spec, [](const std::string& n) { return platform::get_env(n); },
+        [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+    args[0] = fsx::to_utf8(*path);
+    return platform::exec_command(args, with_changes(changes));
+}
+
+}  // namespace
+
+}  // namespace cudaenv
+
+int main(int argc, char** argv) {
+    using namespace cudaenv;
+    platform::init_console();
+    auto args = platform::utf8_args(argc, argv);
+    if (args.empty() || tool_of(args[0]) == "cudaenv-shim") {
+        std::cerr << shim_marker
+                  << ".\nIt is not run by this name: `cudaenv rehash` links it into the store's shims folder as nvcc,\n"
+                     "ptxas, ..., and each one runs that tool of the active pair (see `cudaenv current`).\n";
+        return 2;
+    }
+    try {
+        return run_shim(std::move(args));
+    } catch (const Error& e) {
+        std::cerr << "cudaenv: error: " << e.what() << "\n";
+        if (!e.hint().empty()) std::cerr << "hint: " << e.hint() << "\n";
+        return e.exit_code();
+    } catch (const std::exception& e) {
+        std::cerr << "cudaenv: error: " << tool_of(args.at(0)) << ": " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,89 @@
+// cudaenv install <archive>... | <spec> [--mirror ...] | --list: put toolkits
+// and cuDNNs into the store from NVIDIA's archives or redist mirrors.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "install/installer.hpp"
+#include "install/mirror.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct InstallArgs {
+    std::vector<std::string> targets;
+    std::string mirror;
+    std::string components;
+    std::string sha256;
+    bool list = false;
+    bool quiet = false;
+};
+
+void run_install(Context& ctx, const InstallArgs& args) {
+    auto& store = ctx.store();
+    install::InstallOptions opts;
+    opts.quiet = args.quiet;
+    opts.sha256 = args.sha256;
+    opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror);
+    for (const auto& c : str::split(args.components, ','))
+        if (auto t = str::trim(c); !t.empty()) opts.components.emplace_back(t);
+
+    if (args.list) {
+        if (!args.targets.empty()) throw UsageError("--list takes no archive or version");
+        install::list_mirror(opts, std::cout);
+        return;
+    }
+    if (args.targets.empty())
+        throw UsageError("what should be installed?",
+                         "cudaenv install 12.6+9.8.0, cudaenv install <archive>..., or cudaenv install --list");
+
+    // A spec is a version ("11.8", "12.6+9.8.0"); anything else is an archive file.
+    std::vector<Spec> specs;
+    std::vector<fs::path> archives;
+    for (const auto& t : args.targets) {
+        auto path = fsx::from_utf8(t);
+        if (auto spec = Spec::parse(t); spec && !fsx::exists(path)) specs.push_back(*spec);
+        else archives.push_back(fsx::absolute_normal(path));
+    }
+    if (!specs.empty() && !archives.empty())
+        throw UsageError("give either versions or archive files, not both");
+    if (!archives.empty()) {
+        if (!args.components.empty()) throw UsageError("--components is for installs from a mirror");
+        install::install_archives(store, archives, opts, std::cout);
+        return;
+    }
+    if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
+    for (const auto& spec : specs) {
+        if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
+            throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");
+        install::install_spec(store, spec, opts, std::cout);
+    }
+}
+
+}  // namespace
+
+void register_install(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand(
+        "install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror");
+    auto args = std::make_shared<InstallArgs>();
+    cmd->add_option("what", args->targets,
+                    "A spec (11.8, 12.6+9.8.0) to fetch from the mirror, or archive files "
+                    "(cudnn-...-archive.tar.xz|.zip, cuda_cudart-...-archive.tar.xz, ...)");
+    cmd->add_option("--mirror", args->mirror,
+                    "Mirror folder or http(s) URL with NVIDIA's layout (default: $CUDAENV_MIRROR, config.toml "
+                    "`mirror`, else https://developer.download.nvidia.com/compute)");
+    cmd->add_option("--components", args->components,
+                    "CUDA components to install, comma-separated (default: runtime, nvcc, headers, math libraries, "
+                    "NVRTC, CUPTI, NVTX, ...)");
+    cmd->add_option("--sha256", args->sha256, "Expected SHA-256 of the one archive given");
+    cmd->add_flag("--list", args->list, "List the releases the mirror offers");
+    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    cmd->callback([&ctx, args] { run_install(ctx, *args); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,161 @@
+#include "core/rehash.hpp"
+
+#include <cctype>
+#include <spdlog/spdlog.h>
+
+#include "core/detect.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+// Names a shim must never take: cudaenv itself and its session shims.
+bool reserved(const std::string& name) {
+    auto lower = str::to_lower_ascii(name);
+    return lower.starts_with("cudaenv");
+}
+
+// A tool name that is safe as a file name on every platform and in every shell.
+bool plain_name(const std::string& name) {
+    if (name.empty() || name[0] == '.' || name[0] == '-') return false;
+    for (unsigned char c : name)
+        if (!(std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '+')) return false;
+    return true;
+}
+
+// The tool name of an executable in a toolkit bin folder, or "".
+std::string tool_name(const fs::path& file) {
+    auto name = fsx::to_utf8(file.filename());
+    if (platform::is_windows) {
+        // Tools are .exe files; bin also holds DLLs and .bat helpers that no shim should shadow.
+        if (!str::to_lower_ascii(name).ends_with(".exe")) return {};
+        name.resize(name.size() - 4);
+    } else if (name.ends_with(".so") || name.find(".so.") != std::string::npos) {
+        return {};
+    }
+    if (!plain_name(name) || reserved(name)) return {};
+    return platform::is_executable(file) ? name : std::string();
+}
+
+bool is_shim_file(const fs::path& p, const fs::path& program) {
+    std::error_code ec;
+    if (fs::equivalent(p, program, ec)) return true;
+    if (!fsx::is_file(p)) return false;
+    auto text = fsx::read_file(p, 64u << 20);
+    return text && text->find(shim_marker) != std::string::npos;
+}
+
+// True when `p` is already this build of the shim.
+bool up_to_date(const fs::path& p, const fs::path& program, const std::string& program_bytes) {
+    std::error_code ec;
+    if (fs::equivalent(p, program, ec)) return true;
+    auto text = fsx::read_file(p, 64u << 20);
+    return text && *text == program_bytes && platform::is_executable(p);
+}
+
+// Places a shim at `target` through a temporary name, so a tool call never
+// sees a half-written file: a hard link when the store and the program share
+// a file system, else a copy.
+void place_shim(const fs::path& target, const fs::path& program) {
+    auto tmp = target;
+    tmp += ".rehash-tmp";
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    fs::create_hard_link(program, tmp, ec);
+    if (ec) {
+        ec.clear();
+        fs::copy_file(program, tmp, fs::copy_options::overwrite_existing, ec);
+        if (!ec) platform::make_executable(tmp);
+    }
+    if (!ec) fs::rename(tmp, target, ec);
+    if (ec) {
+        std::error_code ignored;
+        fs::remove(tmp, ignored);
+        throw Error("cannot write the shim '" + fsx::to_utf8(target) + "': " + ec.message(),
+                    platform::is_windows ? "close programs that are running that tool, then run `cudaenv rehash`"
+                                         : "check that you own the store (CUDAENV_ROOT), then run `cudaenv rehash`");
+    }
+}
+
+}  // namespace
+
+fs::path shim_program_path() {
+    auto exe = platform::executable_path();
+    return exe.parent_path() / fsx::from_utf8(std::string("cudaenv-shim") + platform::exe_suffix());
+}
+
+std::set<std::string> toolkit_tools(Store& store) {
+    std::set<std::string> tools;
+    for (const auto& rec : store.toolkits()) {
+        auto tk = detect_toolkit(rec.path);
+        if (!tk) continue;  // gone: `list` and `use` report it
+        for (const auto& dir : tk->bin_dirs) {
+            std::error_code ec;
+            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+                if (auto name = tool_name(it->path()); !name.empty()) tools.insert(name);
+        }
+    }
+    return tools;
+}
+
+RehashResult rehash(Store& store, const fs::path& program) {
+    if (!fsx::is_file(program))
+        throw Error("the shim program '" + fsx::to_utf8(program) + "' is missing",
+                    "cudaenv-shim must be installed beside cudaenv; reinstall cudaenv");
+    auto program_bytes = fsx::read_file(program, 64u << 20);
+    if (!program_bytes) throw Error("cannot read the shim program '" + fsx::to_utf8(program) + "'");
+
+    RehashResult r;
+    r.dir = store.shims_dir();
+    ensure_writable_dir(r.dir);
+    const std::string suffix = platform::exe_suffix();
+
+    std::set<std::string> wanted;
+    for (const auto& tool : toolkit_tools(store)) wanted.insert(tool + suffix);
+
+    for (const auto& file : wanted) {
+        auto target = r.dir / fsx::from_utf8(file);
+        bool present = fsx::exists(target) || fs::is_symlink(fs::symlink_status(target));
+        if (present && up_to_date(target, program, *program_bytes)) continue;
+        if (present && !is_shim_file(target, program))
+            throw Error("'" + fsx::to_utf8(target) + "' is in the way of the " + file + " shim and is not one",
+                        "move that file out of the store's shims folder, then run `cudaenv rehash`");
+        place_shim(target, program);
+        (present ? r.updated : r.added).push_back(file);
+    }
+
+    // Stale shims: ours (by content) but for a tool no toolkit has any more.
+    std::vector<fs::path> stale;
+    std::error_code ec;
+    for (fs::directory_iterator it(r.dir, ec), end; !ec && it != end; it.increment(ec)) {
+        auto name = fsx::to_utf8(it->path().filename());
+        if (wanted.count(name) || reserved(name)) continue;
+        if (name.ends_with(".rehash-tmp") || is_shim_file(it->path(), program)) stale.push_back(it->path());
+    }
+    for (const auto& p : stale) {
+        std::error_code rm;
+        fs::remove(p, rm);
+        if (rm) throw Error("cannot remove the stale shim '" + fsx::to_utf8(p) + "': " + rm.message());
+        if (auto name = fsx::to_utf8(p.filename()); !name.ends_with(".rehash-tmp")) r.removed.push_back(name);
+    }
+    r.total = wanted.size();
+    return r;
+}
+
+RehashResult rehash(Store& store) { return rehash(store, shim_program_path()); }
+
+bool rehash_or_warn(Store& store) {
+    try {
+        rehash(store);
+        return true;
+    } catch (const Error& e) {
+        spdlog::warn("the tool shims were not updated: {}{}", e.what(), e.hint().empty() ? "" : " (" + e.hint() + ")");
+        return false;
+    }
+}
+
+}  // namespace cudaenv

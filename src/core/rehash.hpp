@@ -1,0 +1,46 @@
+#pragma once
+// Tool shims: <store>/shims holds one copy (hard link where the file system
+// allows it) of the native shim program per executable of every known
+// toolkit, named like the tool (nvcc, on Windows nvcc.exe). The shim finds
+// the active pair itself and execs the real tool (see shims/shim.cpp).
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/store.hpp"
+
+namespace cudaenv {
+
+// A text every build of the shim program contains (its usage message), so
+// rehash can tell its own shims from anything else in the folder.
+inline constexpr const char* shim_marker = "cudaenv-shim: the cudaenv tool shim";
+
+struct RehashResult {
+    std::filesystem::path dir;
+    std::vector<std::string> added, updated, removed;  // file names in dir
+    size_t total = 0;                                   // shims there now
+};
+
+// The shim program: cudaenv-shim[.exe] beside the running cudaenv executable.
+std::filesystem::path shim_program_path();
+
+// The tool names (without .exe) of every executable in every known
+// toolkit's bin folders, each once. Toolkits whose folder has gone are skipped.
+std::set<std::string> toolkit_tools(Store& store);
+
+// Brings <store>/shims up to date with `program`: adds missing shims,
+// replaces ones that are not this build, removes shims of tools no toolkit
+// has any more. Never touches the session shims (cudaenv.ps1, cudaenv.cmd)
+// or anything that is not a shim. Throws Error when the program is missing
+// or the folder cannot be written.
+RehashResult rehash(Store& store, const std::filesystem::path& program);
+// The same with shim_program_path().
+RehashResult rehash(Store& store);
+
+// For commands that changed the set of toolkits (add, discover --add,
+// install, uninstall): shims are a convenience, so a failure is a warning
+// on stderr, not an error. Returns false when it warned.
+bool rehash_or_warn(Store& store);
+
+}  // namespace cudaenv

@@ -1,0 +1,60 @@
+#pragma once
+// Installs into the store: archives given on the command line, or a spec
+// fetched from a mirror. Every install is staged in <store>/tmp, validated,
+// then renamed into place, under a store-wide lock; leftovers of a killed
+// run are cleaned up by the next one.
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/spec.hpp"
+#include "core/store.hpp"
+
+namespace cudaenv::platform {
+class FileLock;
+}
+
+namespace cudaenv::install {
+
+namespace fs = std::filesystem;
+
+struct InstallOptions {
+    bool quiet = false;                   // no progress lines
+    std::string mirror;                   // folder or URL (already chosen)
+    std::vector<std::string> components;  // CUDA components; empty = the default set
+    std::string sha256;                   // expected hash of the one local archive
+};
+
+// Holds the store's install lock (waiting for another install to finish)
+// and, once held, cleans what killed installs left in tmp/.
+class StoreLock {
+public:
+    StoreLock(Store& store, bool quiet);
+    ~StoreLock();
+
+private:
+    std::unique_ptr<platform::FileLock> lock_;
+};
+
+// Leftovers of interrupted runs: staging folders are deleted; a folder set
+// aside while replacing an install is put back when its replacement never
+// arrived. Call with the lock held.
+void clean_store_tmp(Store& store);
+
+// Moves `target` (inside the store) into tmp/, then deletes it.
+void remove_installed(Store& store, const fs::path& target);
+
+// `cudaenv install <archive>...`
+void install_archives(Store& store, const std::vector<fs::path>& archives, const InstallOptions& opts,
+                      std::ostream& out);
+
+// `cudaenv install <spec>`: the toolkit (only what is missing), and for
+// <cuda>+<cudnn> the cuDNN built for that CUDA major, then pins the pair.
+void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, std::ostream& out);
+
+// `cudaenv install --list`
+void list_mirror(const InstallOptions& opts, std::ostream& out);
+
+}  // namespace cudaenv::install

@@ -1,0 +1,123 @@
+#include "install/layout.hpp"
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "core/detect.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::install {
+
+std::optional<ArchiveName> parse_archive_name(const std::string& file_name) {
+    static const std::regex re(
+        R"(([a-z0-9_]+)-(linux-x86_64|linux-sbsa|linux-aarch64|linux-ppc64le|windows-x86_64)-([0-9]+(?:\.[0-9]+){0,3})(?:_cuda([0-9]+))?-archive\.(tar\.xz|zip))");
+    std::smatch m;
+    if (!std::regex_match(file_name, m, re)) return std::nullopt;
+    ArchiveName a;
+    a.component = m[1].str();
+    a.platform = m[2].str();
+    auto v = Version::parse(m[3].str());
+    if (!v) return std::nullopt;
+    a.version = *v;
+    if (m[4].matched) a.cuda_major = std::stoi(m[4].str());
+    a.extension = m[5].str();
+    if (a.is_cudnn() != (a.cuda_major != 0)) return std::nullopt;  // cuDNN names carry _cuda<N>, others do not
+    return a;
+}
+
+std::vector<std::string> cudnn_required_libraries(int major, bool windows) {
+    std::vector<std::string> stems;
+    if (major == 8) {
+        stems = {"cudnn"};
+        for (const char* part : {"ops", "cnn", "adv"})
+            for (const char* kind : {"infer", "train"}) stems.push_back(std::string("cudnn_") + part + "_" + kind);
+    } else {
+        stems = {"cudnn",       "cudnn_graph", "cudnn_ops", "cudnn_cnn", "cudnn_adv", "cudnn_engines_precompiled",
+                 "cudnn_engines_runtime_compiled", "cudnn_heuristic"};
+    }
+    std::vector<std::string> out;
+    auto m = std::to_string(major);
+    for (const auto& s : stems) out.push_back(windows ? s + "64_" + m + ".dll" : "lib" + s + ".so." + m);
+    return out;
+}
+
+namespace {
+
+bool is_windows_platform(const std::string& platform) { return platform.starts_with("windows"); }
+
+// A file that exists once symlinks are followed (a dangling .so.8 link does not count).
+bool resolves_to_file(const fs::path& p) { return fsx::is_file(p); }
+
+}  // namespace
+
+void validate_cudnn(const fs::path& dir, const Version& version, const std::string& platform) {
+    bool windows = is_windows_platform(platform);
+    auto header = fsx::read_file(dir / "include" / "cudnn_version.h", 1 << 20);
+    if (!header) throw Error("incomplete cuDNN archive: include/cudnn_version.h is missing");
+    auto hv = cudnn_version_from_header(*header);
+    if (!hv) throw Error("incomplete cuDNN archive: include/cudnn_version.h has no CUDNN_MAJOR/MINOR/PATCHLEVEL");
+    if (hv->prefix(3) != version.prefix(3))
+        throw Error("cuDNN archive mismatch: its name says " + version.str() + " but include/cudnn_version.h says " +
+                        hv->str(),
+                    "the archive was renamed or repacked; get it again from NVIDIA");
+    std::vector<fs::path> lib_dirs = windows ? std::vector<fs::path>{dir / "bin" / "x64", dir / "bin"}
+                                             : std::vector<fs::path>{dir / "lib", dir / "lib64"};
+    std::vector<std::string> missing;
+    for (const auto& name : cudnn_required_libraries(version.major(), windows)) {
+        bool found = false;
+        for (const auto& d : lib_dirs) found = found || resolves_to_file(d / name);
+        if (!found) missing.push_back(name);
+    }
+    if (!missing.empty())
+        throw Error("incomplete cuDNN " + version.str() + " archive: missing " + str::join(missing, ", "),
+                    "the archive is damaged or not an NVIDIA cuDNN archive");
+}
+
+void validate_toolkit(const fs::path& dir, const std::map<std::string, std::string>& components,
+                      const std::string& platform) {
+    bool windows = is_windows_platform(platform);
+    if (components.count("cuda_cudart")) {
+        bool found = false;
+        std::error_code ec;
+        for (const auto& sub : {fs::path("lib"), fs::path("lib64"), fs::path("bin"), fs::path("bin") / "x64"}) {
+            for (fs::directory_iterator it(dir / sub, ec), end; !ec && it != end; it.increment(ec)) {
+                auto name = fsx::to_utf8(it->path().filename());
+                if ((windows ? name.starts_with("cudart64_") && name.ends_with(".dll")
+                             : name.starts_with("libcudart.so.")) &&
+                    resolves_to_file(it->path()))
+                    found = true;
+            }
+            ec.clear();
+        }
+        if (!found) throw Error("incomplete cuda_cudart archive: no CUDA runtime library in lib/ or bin/");
+    }
+    if (components.count("cuda_nvcc") && !resolves_to_file(dir / "bin" / (windows ? "nvcc.exe" : "nvcc")))
+        throw Error("incomplete cuda_nvcc archive: bin/nvcc is missing");
+}
+
+std::string toolkit_version_json(const std::string& cuda_version, const std::map<std::string, ComponentInfo>& components) {
+    nlohmann::ordered_json j;
+    j["cuda"] = {{"name", "CUDA SDK"}, {"version", cuda_version}};
+    for (const auto& [key, info] : components) j[key] = {{"name", info.name}, {"version", info.version}};
+    return j.dump(4) + "\n";
+}
+
+std::map<std::string, ComponentInfo> read_version_json_components(const fs::path& toolkit_dir) {
+    std::map<std::string, ComponentInfo> out;
+    auto text = fsx::read_file(toolkit_dir / "version.json", 1 << 20);
+    if (!text) return out;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (!j.is_object()) return out;
+    for (const auto& [key, v] : j.items()) {
+        if (key == "cuda" || !v.is_object()) continue;
+        ComponentInfo info;
+        if (v.contains("name") && v["name"].is_string()) info.name = v["name"].get<std::string>();
+        if (v.contains("version") && v["version"].is_string()) info.version = v["version"].get<std::string>();
+        out[key] = info;
+    }
+    return out;
+}
+
+}  // namespace cudaenv::install

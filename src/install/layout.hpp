@@ -1,0 +1,53 @@
+#pragma once
+// What NVIDIA's archives are called and what an installed cuDNN or toolkit
+// must contain (nvidia-facts.md sections 1 and 3).
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace cudaenv::install {
+
+namespace fs = std::filesystem;
+
+// "cudnn-linux-x86_64-8.9.7.29_cuda11-archive.tar.xz" or
+// "cuda_cudart-linux-x86_64-11.8.89-archive.tar.xz".
+struct ArchiveName {
+    std::string component;  // "cudnn", "cuda_cudart", "libcublas"
+    std::string platform;   // "linux-x86_64", "windows-x86_64"
+    Version version;        // 8.9.7.29, 11.8.89
+    int cuda_major = 0;     // cuDNN only
+    std::string extension;  // "tar.xz" or "zip"
+    bool is_cudnn() const { return component == "cudnn"; }
+};
+
+std::optional<ArchiveName> parse_archive_name(const std::string& file_name);
+
+// Throws cudaenv::Error saying what is missing when `dir` is not a complete
+// cuDNN `version` (its library set per major version, cudnn_version.h
+// agreeing with `version`). `platform` picks Linux or Windows names.
+void validate_cudnn(const fs::path& dir, const Version& version, const std::string& platform);
+
+// The libraries (Linux sonames / Windows DLL names) a cuDNN major must ship.
+std::vector<std::string> cudnn_required_libraries(int major, bool windows);
+
+// Throws when the components that were installed lack their key files
+// (the CUDA runtime library for cuda_cudart, nvcc for cuda_nvcc).
+void validate_toolkit(const fs::path& dir, const std::map<std::string, std::string>& components,
+                      const std::string& platform);
+
+// version.json in NVIDIA's format:
+//   {"cuda": {"name": "CUDA SDK", "version": "12.6.3"}, "cuda_cudart": {"name": ..., "version": ...}}
+// `components` maps component key -> {name, version}.
+struct ComponentInfo {
+    std::string name;
+    std::string version;
+};
+std::string toolkit_version_json(const std::string& cuda_version, const std::map<std::string, ComponentInfo>& components);
+// The components a toolkit's version.json lists (without "cuda" itself).
+std::map<std::string, ComponentInfo> read_version_json_components(const fs::path& toolkit_dir);
+
+}  // namespace cudaenv::install

@@ -1,0 +1,55 @@
+#pragma once
+// A mirror with NVIDIA's layout: <base>/cuda/redist/redistrib_<ver>.json,
+// <base>/cudnn/redist/redistrib_<ver>.json, archives at <base>/<product>/redist/<relative_path>.
+// <base> is a folder (offline mirror) or an http(s) URL (libcurl).
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace cudaenv::install {
+
+namespace fs = std::filesystem;
+
+inline constexpr const char* kDefaultMirror = "https://developer.download.nvidia.com/compute";
+
+class Mirror {
+public:
+    // A URL (http://, https://), file:// URL or a folder path (made absolute).
+    explicit Mirror(const std::string& location, bool quiet = false);
+
+    bool is_remote() const { return remote_; }
+    const std::string& location() const { return location_; }
+
+    // Release versions with a manifest, newest first. `product` is "cuda" or "cudnn".
+    std::vector<Version> releases(const std::string& product) const;
+    // The manifest text for one release.
+    std::string manifest_text(const std::string& product, const std::string& version) const;
+
+    // A local file holding the archive at `relative_path`: the mirror's own
+    // file for a folder; for a URL, a download into `cache_dir` that resumes
+    // a partial one (<name>.part) and checks the size.
+    fs::path fetch(const std::string& product, const std::string& relative_path, uint64_t size,
+                   const fs::path& cache_dir) const;
+
+private:
+    std::string url_of(const std::string& product, const std::string& rel) const;
+    fs::path path_of(const std::string& product, const std::string& rel) const;
+    std::string location_;
+    fs::path folder_;
+    bool remote_ = false;
+    bool quiet_ = false;
+};
+
+// Which mirror to use: --mirror, else CUDAENV_MIRROR, else config.toml's
+// `mirror`, else NVIDIA's.
+std::string choose_mirror(const std::string& flag, const std::optional<std::string>& env,
+                          const std::optional<std::string>& config);
+
+// The releases named in a directory listing page (href="redistrib_12.6.3.json").
+std::vector<Version> releases_from_listing(const std::string& html);
+
+}  // namespace cudaenv::install

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""HTTP mirror for the install tests: serves a folder on 127.0.0.1 only, with
+directory listings (like NVIDIA's), byte ranges (for resume), a request log,
+and an optional fault: --truncate NAME sends only half of that file once."""
+import argparse
+import http.server
+import os
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--truncate", default="")
+    args = ap.parse_args()
+    state = {"truncated": False}
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=args.root, **kw)
+
+        def log_message(self, fmt, *a):
+            pass
+
+        def do_GET(self):
+            with open(args.log, "a") as log:
+                log.write(f"GET {self.path} range={self.headers.get('Range', '-')}\n")
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) or not os.path.isfile(path):
+                return super().do_GET()
+            data = open(path, "rb").read()
+            start = 0
+            rng = self.headers.get("Range")
+            if rng and rng.startswith("bytes=") and rng.endswith("-"):
+                start = int(rng[6:-1])
+                if start >= len(data):
+                    self.send_response(416)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(206)
+                self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+            else:
+                self.send_response(200)
+            body = data[start:]
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Type", "application/octet-stream")
+            self.end_headers()
+            if args.truncate and args.truncate in self.path and not state["truncated"]:
+                state["truncated"] = True
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            self.wfile.write(body)
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(srv.server_address[1]))
+    os.replace(args.port_file + ".tmp", args.port_file)
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
