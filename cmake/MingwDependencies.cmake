@@ -43,6 +43,7 @@ set_target_properties(cudaenv_mingw_curl PROPERTIES
 _cudaenv_static_lib(cudaenv_mingw_crypto libcrypto.a)
 set_target_properties(cudaenv_mingw_crypto PROPERTIES INTERFACE_LINK_LIBRARIES "ws2_32;crypt32;bcrypt;advapi32;user32")
 add_library(LibArchive::LibArchive ALIAS cudaenv_mingw_archive)
+add_library(LibLZMA::LibLZMA ALIAS cudaenv_mingw_lzma)
 add_library(CURL::libcurl ALIAS cudaenv_mingw_curl)
 add_library(OpenSSL::Crypto ALIAS cudaenv_mingw_crypto)
 
@@ -71,7 +72,7 @@ find_package(Threads REQUIRED)
 add_library(cudaenv_deps INTERFACE)
 target_link_libraries(cudaenv_deps INTERFACE
   CLI11::CLI11 tomlplusplus::tomlplusplus spdlog::spdlog nlohmann_json::nlohmann_json
-  LibArchive::LibArchive CURL::libcurl OpenSSL::Crypto Threads::Threads)
+  LibArchive::LibArchive LibLZMA::LibLZMA CURL::libcurl OpenSSL::Crypto Threads::Threads)
 target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)
 # One .exe without libstdc++/libgcc/winpthread DLLs beside it: it runs from
 # any folder (and under Wine) as it is.

@@ -117,7 +117,7 @@ if step lzma; then
   x="$(srcdir xz-utils)"
   (cd "$x" && run ./configure --host="$host" --prefix="$prefix" --disable-shared --enable-static \
      --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo --disable-lzma-links \
-     --disable-scripts --disable-doc --disable-nls --disable-threads CFLAGS=-O2 &&
+     --disable-scripts --disable-doc --disable-nls --enable-threads=vista CFLAGS=-O2 &&
    run make -C src/liblzma -j"$jobs" install)
   done_ lzma
 fi
