@@ -8,10 +8,24 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev doctest-dev
-  libarchive-dev libcurl4-openssl-dev libssl-dev
-  python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip
+  libarchive-dev liblzma-dev libcurl4-openssl-dev libssl-dev
+  python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
+  libcudart11.0
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
 )
+
+# libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in
+# Debian's non-free component: enable it in a file of its own.
+nonfree=/etc/apt/sources.list.d/cudaenv-non-free.sources
+if ! grep -rqsE "(^|[[:space:]])non-free([[:space:]]|$)" /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null; then
+  sudo_ tee "$nonfree" >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
 
 missing=()
 for p in "${packages[@]}"; do

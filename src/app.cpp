@@ -28,7 +28,7 @@ void setup_logging(const std::string& level) {
 
 }  // namespace
 
-int run_app(int argc, char** argv) {
+int run_app(int argc, char** argv, CommandSet register_commands) {
     platform::init_console();
     auto args = platform::utf8_args(argc, argv);
     std::vector<const char*> cargs;
@@ -46,25 +46,7 @@ int run_app(int argc, char** argv) {
     app.footer("Docs: README.md and docs/ in the cudaenv sources. Store: $CUDAENV_ROOT.");
 
     Context ctx;
-    register_list(app, ctx);
-    register_current(app, ctx);
-    register_use(app, ctx);
-    register_deactivate(app, ctx);
-    register_local(app, ctx);
-    register_global(app, ctx);
-    register_env(app, ctx);
-    register_init(app, ctx);
-    register_exec(app, ctx);
-    register_which(app, ctx);
-    register_add(app, ctx);
-    register_discover(app, ctx);
-    register_pair(app, ctx);
-    register_completions(app, ctx);
-    register_hook_env(app, ctx);
-    register_rehash(app, ctx);
-    register_setup(app, ctx);
-    register_install(app, ctx);
-    register_uninstall(app, ctx);
+    register_commands(app, ctx);
 
     app.parse_complete_callback([&] {
         if (auto env_level = platform::get_env("CUDAENV_LOG"); env_level && log_level == "warn") log_level = *env_level;
@@ -94,6 +76,30 @@ int run_app(int argc, char** argv) {
         return 1;
     }
     return ctx.exit_code;
+}
+
+void register_all_commands(CLI::App& app, Context& ctx) {
+    register_list(app, ctx);
+    register_current(app, ctx);
+    register_use(app, ctx);
+    register_deactivate(app, ctx);
+    register_local(app, ctx);
+    register_global(app, ctx);
+    register_env(app, ctx);
+    register_init(app, ctx);
+    register_exec(app, ctx);
+    register_which(app, ctx);
+    register_add(app, ctx);
+    register_discover(app, ctx);
+    register_pair(app, ctx);
+    register_completions(app, ctx);
+    register_hook_env(app, ctx);
+    register_rehash(app, ctx);
+    register_setup(app, ctx);
+    register_install_forward(app, ctx);
+    register_uninstall(app, ctx);
+    register_check(app, ctx);
+    register_doctor(app, ctx);
 }
 
 }  // namespace cudaenv

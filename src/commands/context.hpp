@@ -64,8 +64,13 @@ void register_completions(CLI::App& app, Context& ctx);
 void register_hook_env(CLI::App& app, Context& ctx);
 void register_rehash(CLI::App& app, Context& ctx);
 void register_setup(CLI::App& app, Context& ctx);
+// The real `install` lives in the cudaenv-install program (src/main_install.cpp);
+// the cudaenv executable registers a forwarder that runs it.
 void register_install(CLI::App& app, Context& ctx);
+void register_install_forward(CLI::App& app, Context& ctx);
 void register_uninstall(CLI::App& app, Context& ctx);
+void register_check(CLI::App& app, Context& ctx);
+void register_doctor(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

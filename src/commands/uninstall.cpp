@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
-#include "install/installer.hpp"
+#include "install/staging.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 

@@ -298,6 +298,23 @@ int cuda_major_from_elf(const fs::path& lib_dir) {
 
 }  // namespace
 
+int cuda_major_from_dpkg(const fs::path& info_dir, int cudnn_major) {
+    // NVIDIA's Debian/Ubuntu packages name the CUDA major: libcudnn9-cuda-13.
+    // cuDNN 9 loads cuBLAS at run time, so its libraries' DT_NEEDED cannot tell.
+    const std::string prefix = "libcudnn" + std::to_string(cudnn_major) + "-cuda-";
+    int found = 0;
+    for (const auto& name : list_names(info_dir)) {
+        if (!name.starts_with(prefix) || !name.ends_with(".list")) continue;
+        auto rest = std::string_view(name).substr(prefix.size());
+        auto digits = rest.substr(0, rest.find_first_not_of("0123456789"));
+        int major = 0;
+        if (!str::parse_int(digits, major)) continue;
+        if (found && found != major) return 0;  // builds for two CUDA majors: cannot tell which one is here
+        found = major;
+    }
+    return found;
+}
+
 std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& variant) {
     auto dir = fsx::absolute_normal(dir_in);
     if (!fsx::is_dir(dir)) return std::nullopt;
@@ -378,6 +395,12 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
                 c.cuda_major_source = "linked libraries";
                 break;
             }
+    if (c.cuda_major == 0 && c.layout == "system") {
+        if (int major = cuda_major_from_dpkg("/var/lib/dpkg/info", c.version.major())) {
+            c.cuda_major = major;
+            c.cuda_major_source = "system package";
+        }
+    }
     if (c.layout.empty()) c.layout = fsx::is_dir(dir / "include") ? "archive" : "flat";
     return c;
 }

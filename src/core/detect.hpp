@@ -51,6 +51,9 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir, const std::string& varian
 std::optional<Version> cudnn_version_from_header(const std::string& text);
 std::optional<Version> cuda_version_from_version_json(const std::string& text);
 std::optional<Version> cuda_version_from_header(const std::string& text);
+// The CUDA major of the installed libcudnn<N>-cuda-<M> package (dpkg's
+// info folder); 0 when none or more than one.
+int cuda_major_from_dpkg(const fs::path& info_dir, int cudnn_major);
 // "cudnn-linux-x86_64-8.9.7.29_cuda11-archive" -> 11; 0 when absent.
 int cuda_major_from_archive_name(const std::string& name);
 

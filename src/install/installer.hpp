@@ -5,16 +5,12 @@
 // run are cleaned up by the next one.
 #include <filesystem>
 #include <iosfwd>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/spec.hpp"
 #include "core/store.hpp"
-
-namespace cudaenv::platform {
-class FileLock;
-}
+#include "install/staging.hpp"
 
 namespace cudaenv::install {
 
@@ -26,25 +22,6 @@ struct InstallOptions {
     std::vector<std::string> components;  // CUDA components; empty = the default set
     std::string sha256;                   // expected hash of the one local archive
 };
-
-// Holds the store's install lock (waiting for another install to finish)
-// and, once held, cleans what killed installs left in tmp/.
-class StoreLock {
-public:
-    StoreLock(Store& store, bool quiet);
-    ~StoreLock();
-
-private:
-    std::unique_ptr<platform::FileLock> lock_;
-};
-
-// Leftovers of interrupted runs: staging folders are deleted; a folder set
-// aside while replacing an install is put back when its replacement never
-// arrived. Call with the lock held.
-void clean_store_tmp(Store& store);
-
-// Moves `target` (inside the store) into tmp/, then deletes it.
-void remove_installed(Store& store, const fs::path& target);
 
 // `cudaenv install <archive>...`
 void install_archives(Store& store, const std::vector<fs::path>& archives, const InstallOptions& opts,

@@ -394,3 +394,21 @@ TEST_CASE("detect_cudnns") {
         CHECK(detect_cudnns(root).empty());
     }
 }
+
+TEST_CASE("cuda_major_from_dpkg") {
+    TempDir tmp;
+    auto info = tmp.path() / "info";
+    std::filesystem::create_directories(info);
+    SUBCASE("no package") { CHECK(cuda_major_from_dpkg(info, 9) == 0); }
+    SUBCASE("NVIDIA's libcudnn9-cuda-13 package") {
+        write(info / "libcudnn9-cuda-13.list", "/usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0\n");
+        write(info / "libcudnn9-cuda-13:amd64.md5sums", "");
+        CHECK(cuda_major_from_dpkg(info, 9) == 13);
+        CHECK(cuda_major_from_dpkg(info, 8) == 0);
+    }
+    SUBCASE("builds for two CUDA majors cannot be told apart") {
+        write(info / "libcudnn9-cuda-12.list", "");
+        write(info / "libcudnn9-cuda-13:amd64.list", "");
+        CHECK(cuda_major_from_dpkg(info, 9) == 0);
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prepares what bench/gpu_check.sh needs on the GPU machine (Ubuntu 24.04, no
+# network): the cudaenv binary with every non-glibc library it links (found
+# with ldd) beside it and an RPATH of $ORIGIN/lib, the Debian CUDA 11.8
+# runtime (libcudart11.0), and the script itself.
+# usage: bench/gpu_carry.sh <cudaenv binary> <destination folder> [libcudart.so.11.8.89]
+set -euo pipefail
+BIN=$1
+DEST=$2
+CUDART11=${3:-/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89}
+rm -rf "$DEST"
+mkdir -p "$DEST/lib" "$DEST/cudart-11.8"
+cp "$BIN" "$DEST/cudaenv"
+# glibc, the loader and the C++ runtime stay the GPU machine's own (newer, compatible).
+ldd "$BIN" | awk '/=> \//{print $3}' | while read -r lib; do
+    case $(basename "$lib") in
+        libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
+        *) cp -L "$lib" "$DEST/lib/" ;;
+    esac
+done
+patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$DEST/cudaenv"
+cp "$CUDART11" "$DEST/cudart-11.8/libcudart.so.11.8.89"
+ln -s libcudart.so.11.8.89 "$DEST/cudart-11.8/libcudart.so.11.0"
+cp "$(dirname "$0")/gpu_check.sh" "$DEST/"
+du -sh "$DEST"

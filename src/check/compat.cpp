@@ -1,0 +1,191 @@
+#include "check/compat.hpp"
+
+#include <algorithm>
+#include <toml++/toml.h>
+
+#include "util/embedded.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::check {
+
+namespace {
+
+bool within(const Version& v, const Version& bound, int sign) {
+    // Compare v on as many fields as `bound` has.
+    auto p = v.prefix(bound.parts().size());
+    // A version with fewer fields than the bound (12 vs 12.0) pads with zeros.
+    std::vector<int> parts = p.parts();
+    while (parts.size() < bound.parts().size()) parts.push_back(0);
+    Version padded(parts);
+    return sign < 0 ? padded >= bound : padded <= bound;
+}
+
+std::string get_str(const toml::table& t, const char* key) {
+    if (auto v = t.get_as<std::string>(key)) return v->get();
+    return {};
+}
+
+Version get_version(const toml::table& t, const char* key, const std::string& where) {
+    auto s = get_str(t, key);
+    if (s.empty()) return {};
+    auto v = Version::parse(s);
+    if (!v) throw Error("compat table: bad version '" + s + "' in " + where);
+    return *v;
+}
+
+VersionRange get_range(const std::string& s, const std::string& where) {
+    auto r = VersionRange::parse(s);
+    if (!r) throw Error("compat table: bad range '" + s + "' in " + where);
+    return *r;
+}
+
+}  // namespace
+
+bool VersionRange::contains(const Version& v) const { return within(v, lo, -1) && within(v, hi, 1); }
+
+std::string VersionRange::str() const { return lo == hi ? lo.str() : lo.str() + "-" + hi.str(); }
+
+std::optional<VersionRange> VersionRange::parse(const std::string& text) {
+    auto dash = text.find('-');
+    auto lo = Version::parse(str::trim(text.substr(0, dash)));
+    auto hi = dash == std::string::npos ? lo : Version::parse(str::trim(text.substr(dash + 1)));
+    if (!lo || !hi) return std::nullopt;
+    return VersionRange{*lo, *hi};
+}
+
+int compare_driver(const std::string& a, const std::string& b) {
+    auto va = Version::parse(a), vb = Version::parse(b);
+    if (!va || !vb) return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
+    // Field by field with missing fields as zero ("580" == "580.0").
+    auto pa = va->parts(), pb = vb->parts();
+    pa.resize(std::max(pa.size(), pb.size()), 0);
+    pb.resize(pa.size(), 0);
+    return pa < pb ? -1 : (pa == pb ? 0 : 1);
+}
+
+Compat Compat::parse(const std::string& text) {
+    toml::table t;
+    try {
+        t = toml::parse(text);
+    } catch (const toml::parse_error& e) {
+        throw Error(std::string("compat table: ") + std::string(e.description()));
+    }
+    Compat c;
+    if (auto* cuda = t.get_as<toml::table>("cuda")) {
+        for (const auto& [key, node] : *cuda) {
+            auto* row = node.as_table();
+            int major = 0;
+            if (!row || !str::parse_int(key.str(), major)) throw Error("compat table: bad [cuda." + std::string(key.str()) + "]");
+            CudaFamily f;
+            f.major = major;
+            f.minor_compat_driver_linux = get_str(*row, "minor_compat_driver_linux");
+            f.minor_compat_driver_windows = get_str(*row, "minor_compat_driver_windows");
+            f.cc_min = get_version(*row, "cc_min", "cuda." + std::string(key.str()));
+            f.cc_unconfirmed = row->get_as<bool>("cc_unconfirmed") && row->get_as<bool>("cc_unconfirmed")->get();
+            f.source = get_str(*row, "source");
+            c.families_.push_back(f);
+        }
+    }
+    if (auto* arr = t.get_as<toml::array>("cuda_release")) {
+        for (const auto& node : *arr) {
+            const auto* row = node.as_table();
+            if (!row) continue;
+            CudaRelease r;
+            r.version = get_version(*row, "version", "cuda_release");
+            r.min_driver_linux = get_str(*row, "min_driver_linux");
+            r.min_driver_windows = get_str(*row, "min_driver_windows");
+            r.unconfirmed = row->get_as<bool>("unconfirmed") && row->get_as<bool>("unconfirmed")->get();
+            r.source = get_str(*row, "source");
+            c.releases_.push_back(r);
+        }
+    }
+    if (auto* arr = t.get_as<toml::array>("cudnn")) {
+        for (const auto& node : *arr) {
+            const auto* row = node.as_table();
+            if (!row) continue;
+            CudnnRow r;
+            r.versions = get_range(get_str(*row, "versions"), "cudnn");
+            if (auto* cl = row->get_as<toml::array>("cuda"))
+                for (const auto& e : *cl)
+                    if (auto s = e.value<std::string>()) r.cuda.push_back(get_range(*s, "cudnn " + r.versions.str()));
+            if (auto cc = get_str(*row, "cc"); !cc.empty()) r.cc = get_range(cc, "cudnn " + r.versions.str());
+            r.source = get_str(*row, "source");
+            c.cudnn_.push_back(r);
+        }
+        std::sort(c.cudnn_.begin(), c.cudnn_.end(),
+                  [](const CudnnRow& a, const CudnnRow& b) { return a.versions.lo < b.versions.lo; });
+    }
+    if (auto* arr = t.get_as<toml::array>("framework")) {
+        for (const auto& node : *arr) {
+            const auto* row = node.as_table();
+            if (!row) continue;
+            FrameworkPin p;
+            p.name = get_str(*row, "name");
+            p.version = get_str(*row, "version");
+            p.build = get_str(*row, "build");
+            p.platform = get_str(*row, "platform");
+            p.note = get_str(*row, "note");
+            p.source = get_str(*row, "source");
+            p.cuda = get_version(*row, "cuda", "framework " + p.name);
+            p.cudnn = get_version(*row, "cudnn", "framework " + p.name);
+            p.unconfirmed = row->get_as<bool>("unconfirmed") && row->get_as<bool>("unconfirmed")->get();
+            c.frameworks_.push_back(p);
+        }
+    }
+    return c;
+}
+
+const Compat& Compat::get() {
+    static const Compat c = [] {
+        auto data = embedded::find("compat.toml");
+        if (!data) throw Error("the compatibility table is missing from this build");
+        return parse(std::string(*data));
+    }();
+    return c;
+}
+
+const CudaFamily* Compat::cuda_family(int major) const {
+    for (const auto& f : families_)
+        if (f.major == major) return &f;
+    return nullptr;
+}
+
+const CudaRelease* Compat::cuda_release(const Version& v) const {
+    for (const auto& r : releases_)
+        if (v.prefix(2).matches(r.version) || v.matches(r.version)) return &r;
+    return nullptr;
+}
+
+CudnnSupport Compat::cudnn(const Version& v) const {
+    CudnnSupport s;
+    for (const auto& row : cudnn_) {
+        if (row.versions.contains(v)) return {&row, true};
+        // The nearest older row of the same major stands in, unconfirmed.
+        if (row.versions.hi.major() == v.major() && within(v, row.versions.hi, -1)) s = {&row, false};
+    }
+    return s;
+}
+
+std::string Compat::pair_conflict(const Version& cuda, const Version& cudnn, bool* unconfirmed) const {
+    auto s = this->cudnn(cudnn);
+    if (unconfirmed) *unconfirmed = s.row && !s.exact;
+    if (!s.row || s.row->cuda.empty()) return {};
+    for (const auto& r : s.row->cuda)
+        if (r.contains(cuda)) return {};
+    // Only a confirmed row may rule out a minor version; a neighbouring row
+    // still tells the CUDA majors apart.
+    std::vector<std::string> list;
+    bool major_listed = false;
+    for (const auto& r : s.row->cuda) {
+        list.push_back(r.str());
+        major_listed = major_listed || r.lo.major() == cuda.major() || r.hi.major() == cuda.major();
+    }
+    if (!s.exact && major_listed) return {};
+    return "cuDNN " + cudnn.str() + " supports CUDA " + str::join(list, ", ") + ", not CUDA " + cuda.prefix(2).str() +
+           (s.exact ? "" : " (judged from cuDNN " + s.row->versions.str() + "'s support matrix; unconfirmed for " +
+                               cudnn.prefix(2).str() + ")") +
+           " [" + s.row->source + "]";
+}
+
+}  // namespace cudaenv::check

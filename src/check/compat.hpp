@@ -1,0 +1,83 @@
+#pragma once
+// The compatibility table (src/data/compat.toml, compiled into the binary):
+// CUDA -> minimum driver and oldest GPU architecture; cuDNN -> CUDA versions
+// and GPU architectures; framework pins.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace cudaenv::check {
+
+// An inclusive range of versions compared on their leading fields:
+// "12.0-12.6" contains 12.4.1; "11.8" contains only 11.8.x.
+struct VersionRange {
+    Version lo, hi;
+    bool contains(const Version& v) const;
+    std::string str() const;
+    static std::optional<VersionRange> parse(const std::string& text);
+};
+
+struct CudaFamily {
+    int major = 0;
+    std::string minor_compat_driver_linux, minor_compat_driver_windows;
+    Version cc_min;
+    bool cc_unconfirmed = false;
+    std::string source;
+};
+
+struct CudaRelease {
+    Version version;
+    std::string min_driver_linux, min_driver_windows;
+    bool unconfirmed = false;
+    std::string source;
+};
+
+struct CudnnRow {
+    VersionRange versions;
+    std::vector<VersionRange> cuda;
+    std::optional<VersionRange> cc;
+    std::string source;
+};
+
+struct FrameworkPin {
+    std::string name, version, build, platform, note, source;
+    Version cuda, cudnn;
+    bool unconfirmed = false;
+};
+
+// What the table says about one cuDNN release.
+struct CudnnSupport {
+    const CudnnRow* row = nullptr;
+    bool exact = false;  // false: judged by the nearest older row (unconfirmed)
+};
+
+class Compat {
+public:
+    // The embedded table (parsed once).
+    static const Compat& get();
+    // Parses a table's text; throws Error on malformed data.
+    static Compat parse(const std::string& text);
+
+    const CudaFamily* cuda_family(int major) const;
+    const CudaRelease* cuda_release(const Version& v) const;
+    CudnnSupport cudnn(const Version& v) const;
+    const std::vector<FrameworkPin>& frameworks() const { return frameworks_; }
+
+    // "" when the table knows no conflict; else one sentence why the pair
+    // does not fit (used by `pair` and `check`). `unconfirmed` is set when the
+    // judgement rests on a neighbouring row.
+    std::string pair_conflict(const Version& cuda, const Version& cudnn, bool* unconfirmed = nullptr) const;
+
+private:
+    std::vector<CudaFamily> families_;
+    std::vector<CudaRelease> releases_;
+    std::vector<CudnnRow> cudnn_;
+    std::vector<FrameworkPin> frameworks_;
+};
+
+// Driver version strings ("525.60.13") compared field by field.
+int compare_driver(const std::string& a, const std::string& b);
+
+}  // namespace cudaenv::check

@@ -1,0 +1,41 @@
+#pragma once
+// `cudaenv doctor`: this machine's CUDA set-up as a whole — which CUDA wins on
+// PATH, cuDNN copies that shadow the active one, zlibwapi.dll, PATH length on
+// Windows, the driver against the active toolkit, and Python frameworks.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/result.hpp"
+#include "core/activation.hpp"
+#include "core/pairs.hpp"
+
+namespace cudaenv::check {
+
+struct Finding {
+    std::string topic;
+    Status status = Status::ok;
+    std::string summary;
+    std::string advice;
+    nlohmann::json details = nlohmann::json::object();
+    nlohmann::json to_json() const;
+};
+
+struct DoctorInput {
+    EnvReader env;
+    std::string active_spec;                 // "system" when none
+    std::optional<DetectedPair> active;      // the active pair's folders
+    std::string active_error;                // why the active pair could not be read
+    PathStyle style = native_path_style();
+    bool windows = false;                    // apply Windows' DLL rules
+    std::vector<std::string> system_dirs;    // System32, or the Linux system library folders
+    std::chrono::milliseconds python_timeout{std::chrono::seconds(90)};
+};
+
+std::vector<Finding> run_doctor(const DoctorInput& in);
+
+// Reads nvidia-smi's banner: {"580.159.04", "13.0"}; empty strings when absent.
+std::pair<std::string, std::string> parse_nvidia_smi(const std::string& text);
+
+}  // namespace cudaenv::check

@@ -1,0 +1,200 @@
+#include "check/runner.hpp"
+
+#include <ctime>
+#include <map>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "core/activation.hpp"
+#include "platform/platform.hpp"
+#include "platform/process.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::check {
+
+namespace {
+
+std::string tail_lines(const std::string& text, size_t lines) {
+    size_t pos = text.size();
+    while (pos > 0 && lines > 0) {
+        pos = text.rfind('\n', pos - 1);
+        if (pos == std::string::npos) return text;
+        --lines;
+    }
+    return text.substr(pos == 0 ? 0 : pos + 1);
+}
+
+std::string fmt_seconds(double s) {
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o.precision(2);
+    o << s << " s";
+    return o.str();
+}
+
+}  // namespace
+
+PairResult assemble(const std::string& spec, const std::string& child_out, const std::string& child_err,
+                    const std::string& ended_how, bool has_cudnn) {
+    PairResult r;
+    r.spec = spec;
+    std::map<std::string, StepResult> got;
+    std::istringstream in(child_out);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.starts_with(probe_marker)) continue;
+        auto j = nlohmann::json::parse(line.substr(std::string(probe_marker).size()), nullptr, false);
+        if (j.is_discarded() || !j.is_object()) continue;
+        auto s = StepResult::from_json(j);
+        got[s.step] = s;  // a later report of a step (origins) replaces the earlier one
+    }
+    // A child that did not end normally stopped in the first step it did not report.
+    bool stopped = !ended_how.empty();
+    bool blamed = false;
+    for (const char* name : step_names) {
+        if (auto it = got.find(name); it != got.end()) {
+            r.steps.push_back(it->second);
+            continue;
+        }
+        if (stopped && !blamed) {
+            blamed = true;
+            StepResult s{name, Status::fail, "the check process " + ended_how + " during this step", "", nlohmann::json::object()};
+            s.advice = ended_how.find("timed out") != std::string::npos
+                           ? "A CUDA library hung (often a driver that does not answer, or a GPU held by another "
+                             "process): check nvidia-smi, then try again."
+                           : "A library of this pair crashed the process: the libraries are damaged or mixed from "
+                             "different releases; reinstall the pair.";
+            auto err_tail = tail_lines(child_err, 8);
+            if (!err_tail.empty()) s.details["stderr"] = err_tail;
+            r.steps.push_back(s);
+        }
+    }
+    if (stopped && !blamed) {
+        // Every step reported, then the process died (e.g. while unloading).
+        r.steps.push_back({"exit", Status::fail, "the check process " + ended_how + " after the last step", "", nlohmann::json::object()});
+    }
+
+    const StepResult* first_fail = nullptr;
+    for (const auto& s : r.steps)
+        if (s.status == Status::fail) {
+            first_fail = &s;
+            break;
+        }
+    const auto* gpu = r.step("gpu");
+    const auto* conv = r.step("conv");
+    bool gpu_ok = gpu && (gpu->status == Status::ok || gpu->status == Status::warn);
+    bool conv_ok = conv && conv->status == Status::ok;
+    r.pass = !first_fail && gpu_ok && (conv_ok || (!has_cudnn && conv && conv->status == Status::skip));
+    if (first_fail) {
+        r.summary = first_fail->step + ": " + first_fail->summary;
+        r.advice = first_fail->advice;
+    } else if (!r.pass) {
+        r.summary = "incomplete: the check stopped before the convolution";
+    } else if (conv_ok) {
+        r.summary = conv->summary;
+        if (const auto* h = r.step("conv_fp16"); h && h->status == Status::ok) {
+            auto ms = h->details.value("median_ms", 0.0);
+            std::ostringstream o;
+            o.setf(std::ios::fixed);
+            o.precision(3);
+            o << "; fp16 " << ms << " ms";
+            r.summary += o.str();
+        }
+    } else {
+        r.summary = gpu ? gpu->summary + "; no cuDNN to run a convolution" : "ok";
+    }
+    for (const auto& s : r.steps)
+        if (r.advice.empty() && s.status == Status::warn) r.advice = s.advice;
+    return r;
+}
+
+PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
+    auto spec = pair.spec();
+    std::vector<std::string> argv = {fsx::to_utf8(platform::executable_path()), "__probe", "--toolkit",
+                                     fsx::to_utf8(pair.toolkit.path)};
+    if (pair.cudnn) {
+        argv.insert(argv.end(), {"--cudnn", fsx::to_utf8(pair.cudnn->path)});
+        if (!pair.cudnn->variant.empty()) argv.insert(argv.end(), {"--cudnn-variant", pair.cudnn->variant});
+    }
+    if (opts.shape) {
+        const auto& s = *opts.shape;
+        argv.insert(argv.end(), {"--shape", std::to_string(s.n) + "x" + std::to_string(s.c) + "x" + std::to_string(s.h) +
+                                                "x" + std::to_string(s.w) + "x" + std::to_string(s.k)});
+    }
+    argv.insert(argv.end(), {"--runs", std::to_string(opts.runs)});
+
+    // The child gets exactly what `cudaenv use <spec>` would give a shell.
+    auto env = platform::environment();
+    std::string ended;
+    std::string child_err;
+    platform::ProcessResult pr;
+    try {
+        auto detected = detect_pair(pair);
+        auto penv = pair_env(detected, spec);
+        auto roots = known_roots(store);
+        auto style = native_path_style();
+        auto reader = [](const std::string& n) { return platform::get_env(n); };
+        auto changes = plan_use(penv, spec, reader, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+        for (const auto& c : changes) {
+            std::erase_if(env, [&](const auto& kv) {
+                return platform::is_windows ? str::iequals_ascii(kv.first, c.name) : kv.first == c.name;
+            });
+            if (c.value) env.emplace_back(c.name, *c.value);
+        }
+    } catch (const std::exception& e) {
+        PairResult r;
+        r.spec = spec;
+        r.toolkit_path = fsx::to_utf8(pair.toolkit.path);
+        if (pair.cudnn) r.cudnn_path = fsx::to_utf8(pair.cudnn->path);
+        r.steps.push_back({"files", Status::fail, e.what(), "Run `cudaenv list`; forget or re-add the folder.", nlohmann::json::object()});
+        r.summary = std::string("files: ") + e.what();
+        r.advice = r.steps.back().advice;
+        return r;
+    }
+    pr = platform::run_process(argv, env, opts.timeout);
+    if (!pr.started) ended = "could not start (" + pr.error + ")";
+    else if (pr.timed_out) ended = "timed out after " + fmt_seconds(std::chrono::duration<double>(opts.timeout).count());
+    else if (!pr.signal_name.empty()) ended = "crashed (" + pr.signal_name + ")";
+    else if (pr.exit_code != 0) ended = "exited with status " + std::to_string(pr.exit_code);
+    auto r = assemble(spec, pr.out, pr.err, ended, pair.cudnn.has_value());
+    r.toolkit_path = fsx::to_utf8(pair.toolkit.path);
+    if (pair.cudnn) r.cudnn_path = fsx::to_utf8(pair.cudnn->path);
+    r.seconds = pr.seconds;
+    return r;
+}
+
+void save_results(Store& store, const std::vector<PairResult>& results) {
+    toml::table t;
+    if (auto text = fsx::read_file(store.checks_file())) {
+        try {
+            t = toml::parse(*text);
+        } catch (const toml::parse_error&) {
+            t = {};  // an unreadable file only held old results: start again
+        }
+    }
+    char when[32];
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+#ifdef _WIN32
+    gmtime_s(&tm, &now);
+#else
+    gmtime_r(&now, &tm);
+#endif
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    for (const auto& r : results) {
+        toml::table entry;
+        entry.insert("status", r.pass ? "pass" : "fail");
+        entry.insert("summary", r.summary);
+        entry.insert("checked_at", std::string(when));
+        entry.insert("seconds", r.seconds);
+        if (!r.advice.empty()) entry.insert("advice", r.advice);
+        t.insert_or_assign(r.spec, std::move(entry));
+    }
+    std::ostringstream out;
+    out << "# Last `cudaenv check` result per pair; written by cudaenv.\n" << t << "\n";
+    ensure_writable_dir(store.root());
+    fsx::write_file_atomic(store.checks_file(), out.str());
+}
+
+}  // namespace cudaenv::check

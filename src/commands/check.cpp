@@ -1,0 +1,138 @@
+// cudaenv check [<spec>...] [--all] [--json]: prove that pairs work. Each pair
+// runs in a child process (`cudaenv __probe`, hidden) started with that
+// pair's environment, so a crash, a hang or a conflicting library in one pair
+// cannot take cudaenv down nor poison the next pair.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "check/probe.hpp"
+#include "check/runner.hpp"
+#include "commands/context.hpp"
+#include "commands/table.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct CheckArgs {
+    std::vector<std::string> specs;
+    bool all = false, json = false;
+    double timeout = 120;
+    std::string shape;
+    int runs = 25;
+};
+
+std::string render(const check::PairResult& r) {
+    std::ostringstream secs;
+    secs.setf(std::ios::fixed);
+    secs.precision(2);
+    secs << r.seconds;
+    std::string out = r.spec + ": " + (r.pass ? "PASS" : "FAIL") + " (" + secs.str() + " s)\n";
+    Table t({"  STEP", "STATUS", "RESULT"});
+    for (const auto& s : r.steps) t.add({"  " + s.step, check::status_name(s.status), s.summary});
+    out += t.str();
+    if (!r.advice.empty()) out += "  advice: " + r.advice + "\n";
+    return out;
+}
+
+void run_check(Context& ctx, const CheckArgs& a) {
+    auto& store = ctx.store();
+    check::RunOptions opts;
+    if (a.timeout <= 0) throw UsageError("--timeout must be positive", "e.g. --timeout 60");
+    opts.timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout * 1000));
+    if (a.runs < 1 || a.runs > 10000) throw UsageError("--runs must be between 1 and 10000");
+    opts.runs = a.runs;
+    if (!a.shape.empty()) {
+        opts.shape = check::ConvShape::parse(a.shape);
+        if (!opts.shape) throw UsageError("invalid --shape '" + a.shape + "'", "N x C x H x W x K, e.g. 32x64x56x56x64");
+    }
+
+    std::vector<Pair> pairs;
+    if (a.all) {
+        if (!a.specs.empty()) throw UsageError("give specs or --all, not both");
+        pairs = all_pairs(store);
+        if (pairs.empty())
+            throw Error("no pairs to check: nothing is installed", "run `cudaenv discover --add` or `cudaenv install 12.6`");
+    } else if (!a.specs.empty()) {
+        for (const auto& s : a.specs) {
+            auto spec = Spec::parse_or_throw(s);
+            if (spec.system) throw UsageError("`system` is not a pair cudaenv can check", "name a pair, or use --all");
+            pairs.push_back(select_pair(spec, store));
+        }
+    } else {
+        auto active = ctx.active();
+        if (active.spec.system)
+            throw UsageError("no pair is active (system)", "name one: `cudaenv check 12.6`, or check all: `cudaenv check --all`");
+        pairs.push_back(select_pair(active.spec, store));
+    }
+
+    std::vector<check::PairResult> results;
+    for (const auto& p : pairs) {
+        if (!a.json) std::cerr << "checking " << p.spec() << " ...\n";
+        results.push_back(check::check_pair(p, store, opts));
+        if (!a.json) std::cout << render(results.back()) << std::flush;
+    }
+    check::save_results(store, results);
+
+    bool all_pass = true;
+    for (const auto& r : results) all_pass = all_pass && r.pass;
+    if (a.json) {
+        auto arr = nlohmann::json::array();
+        for (const auto& r : results) arr.push_back(r.to_json());
+        std::cout << nlohmann::json{{"pass", all_pass}, {"pairs", arr}}.dump(2) << "\n";
+    } else if (results.size() > 1) {
+        Table t({"SPEC", "RESULT", "SUMMARY"});
+        for (const auto& r : results) t.add({r.spec, r.pass ? "pass" : "FAIL", r.summary});
+        std::cout << "\n" << t.str();
+    }
+    ctx.exit_code = all_pass ? 0 : 1;
+}
+
+void run_probe_cmd(Context& ctx, const std::string& toolkit, const std::string& cudnn, const std::string& variant,
+                   const std::string& shape, int runs) {
+    check::ProbeOptions o;
+    o.toolkit = fsx::from_utf8(toolkit);
+    if (!cudnn.empty()) o.cudnn = fsx::from_utf8(cudnn);
+    o.cudnn_variant = variant;
+    if (!shape.empty()) {
+        auto s = check::ConvShape::parse(shape);
+        if (!s) throw UsageError("invalid --shape '" + shape + "'");
+        o.shape = *s;
+    }
+    o.runs = runs;
+    ctx.exit_code = check::run_probe(o, std::cout);
+}
+
+}  // namespace
+
+void register_check(CLI::App& app, Context& ctx) {
+    auto a = std::make_shared<CheckArgs>();
+    auto* cmd = app.add_subcommand("check", "Prove pairs work: load every library, versions, a timed convolution");
+    cmd->add_option("spec", a->specs, "Pairs to check (default: the active one)");
+    cmd->add_flag("--all", a->all, "Check every installed pair");
+    cmd->add_flag("--json", a->json, "Print JSON");
+    cmd->add_option("--timeout", a->timeout, "Seconds one pair may take before it counts as hung (default 120)");
+    cmd->add_option("--shape", a->shape, "Convolution N x C x H x W x K (default 32x64x56x56x64, 3x3, padding 1)");
+    cmd->add_option("--runs", a->runs, "Timed runs per convolution; the median is reported (default 25)");
+    cmd->footer("Each pair runs in its own process with that pair's environment. Exit status 0 only if every pair passed.");
+    cmd->callback([&ctx, a] { run_check(ctx, *a); });
+
+    // The child `check` starts for each pair; hidden from help and completions.
+    auto p = std::make_shared<CheckArgs>();
+    auto toolkit = std::make_shared<std::string>();
+    auto cudnn = std::make_shared<std::string>();
+    auto variant = std::make_shared<std::string>();
+    auto* probe = app.add_subcommand("__probe", "");
+    probe->group("");
+    probe->add_option("--toolkit", *toolkit)->required();
+    probe->add_option("--cudnn", *cudnn);
+    probe->add_option("--cudnn-variant", *variant);
+    probe->add_option("--shape", p->shape);
+    probe->add_option("--runs", p->runs);
+    probe->callback([&ctx, p, toolkit, cudnn, variant] { run_probe_cmd(ctx, *toolkit, *cudnn, *variant, p->shape, p->runs); });
+}
+
+}  // namespace cudaenv

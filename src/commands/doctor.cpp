@@ -1,0 +1,54 @@
+// cudaenv doctor [--json]: diagnose this machine's CUDA set-up as a whole.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "check/doctor.hpp"
+#include "commands/context.hpp"
+#include "commands/table.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+void run_doctor_cmd(Context& ctx, bool json) {
+    check::DoctorInput in;
+    in.env = ctx.env();
+    in.windows = platform::is_windows;
+    for (const auto& d : platform::system_library_dirs()) in.system_dirs.push_back(fsx::to_utf8(d));
+    in.active_spec = "system";
+    try {
+        auto active = ctx.active();
+        in.active = ctx.pair_for(active.spec, &in.active_spec);
+    } catch (const Error& e) {
+        in.active_error = e.what();
+    }
+    auto findings = check::run_doctor(in);
+    bool failed = false;
+    for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
+    if (json) {
+        auto arr = nlohmann::json::array();
+        for (const auto& f : findings) arr.push_back(f.to_json());
+        std::cout << nlohmann::json{{"ok", !failed}, {"findings", arr}}.dump(2) << "\n";
+    } else {
+        Table t({"TOPIC", "STATUS", "FINDING"});
+        for (const auto& f : findings) t.add({f.topic, check::status_name(f.status), f.summary});
+        std::cout << t.str();
+        for (const auto& f : findings)
+            if (!f.advice.empty() && f.status != check::Status::skip) std::cout << "\n" << f.topic << ": " << f.advice << "\n";
+    }
+    ctx.exit_code = failed ? 1 : 0;
+}
+
+}  // namespace
+
+void register_doctor(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("doctor", "Diagnose this machine's CUDA set-up: PATH, shadowing cuDNNs, driver, frameworks");
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "Print JSON");
+    cmd->callback([&ctx, json] { run_doctor_cmd(ctx, *json); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,11 @@
+// cudaenv-install: the installer, a program of its own so that libcurl,
+// libarchive and OpenSSL (dozens of shared libraries) are loaded only when
+// something is installed, never on `use`, `env` or a prompt. `cudaenv
+// install ...` runs it as `cudaenv-install install ...` (as git runs
+// git-remote-https).
+#include "app.hpp"
+#include "commands/context.hpp"
+
+int main(int argc, char** argv) {
+    return cudaenv::run_app(argc, argv, [](CLI::App& app, cudaenv::Context& ctx) { cudaenv::register_install(app, ctx); });
+}

@@ -1,0 +1,43 @@
+#pragma once
+// Loading shared libraries by absolute path and asking the OS where every
+// loaded library came from. `check` uses it to load a pair's CUDA runtime and
+// cuDNN without linking against them.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cudaenv::platform {
+
+class DynLib {
+public:
+    DynLib() = default;
+    DynLib(const DynLib&) = delete;
+    DynLib& operator=(const DynLib&) = delete;
+    DynLib(DynLib&& o) noexcept : handle_(o.handle_) { o.handle_ = nullptr; }
+    DynLib& operator=(DynLib&& o) noexcept {
+        std::swap(handle_, o.handle_);
+        return *this;
+    }
+    // Never unloaded: CUDA libraries do not like being unloaded, and the
+    // process that loads them is a short-lived child.
+    ~DynLib() = default;
+
+    // Loads by absolute path. POSIX: dlopen(RTLD_NOW | RTLD_LOCAL). Windows:
+    // LoadLibraryExW(LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS),
+    // so the library's own folder is searched for its dependencies and PATH is not.
+    // On failure, `error` holds the loader's exact reason (dlerror, or the
+    // Windows error code and message).
+    static DynLib open(const std::filesystem::path& path, std::string& error);
+
+    bool loaded() const { return handle_ != nullptr; }
+    // nullptr when the symbol is missing.
+    void* symbol(const char* name) const;
+
+private:
+    void* handle_ = nullptr;
+};
+
+// The full paths of every library loaded in this process, in load order.
+std::vector<std::string> loaded_libraries();
+
+}  // namespace cudaenv::platform

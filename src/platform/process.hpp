@@ -1,0 +1,35 @@
+#pragma once
+// Runs a child process with a given environment, captures its output and
+// kills it when it runs past a timeout. Used by `check` (one child per pair,
+// so a crash or a hang in a CUDA library cannot take cudaenv down) and by
+// `doctor` (nvidia-smi, python).
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cudaenv::platform {
+
+struct ProcessResult {
+    bool started = false;      // false: the program could not be run (see error)
+    std::string error;         // why it could not be started
+    int exit_code = -1;        // when it exited normally
+    bool timed_out = false;    // killed by us after the timeout
+    int signal = 0;            // POSIX: the signal that ended it; Windows: 0
+    std::string signal_name;   // "SIGSEGV", or on Windows an exception name ("access violation")
+    std::string out, err;      // captured stdout and stderr (each capped at a few MiB)
+    double seconds = 0;
+};
+
+// Runs argv (argv[0] is searched on PATH from `env` unless it holds a
+// separator) with exactly `env` as its environment. stdin is empty.
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::vector<std::pair<std::string, std::string>>& env,
+                          std::chrono::milliseconds timeout);
+
+// The absolute path of `name` found on the PATH list `path` (native
+// separators; Windows also tries PATHEXT suffixes), or nullopt.
+std::optional<std::string> find_on_path(const std::string& name, const std::string& path);
+
+}  // namespace cudaenv::platform

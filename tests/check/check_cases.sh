@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# End-to-end cases for `cudaenv check` and `doctor`, run against the fake CUDA
+# runtimes and cuDNNs from tests/fakes (see fake_cudart.cpp / fake_cudnn.cpp
+# for the FAKECUDA_* / FAKECUDNN_* fault switches).
+# usage: check_cases.sh <cudaenv binary> <fakes build dir> <case>
+set -u
+BIN=$1
+FAKES=$2
+CASE=$3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export CUDAENV_ROOT=$T/store HOME=$T/home
+mkdir -p "$HOME"
+unset CUDAENV_VERSION CUDAENV_SHELL LD_LIBRARY_PATH LD_PRELOAD
+unset ${!FAKECUDA_*} ${!FAKECUDNN*} 2>/dev/null
+SMALL=(--shape 2x8x12x12x8 --runs 20)
+
+fail() { echo "FAIL [$CASE]: $*" >&2; exit 1; }
+# run <expected exit> <cmd...>: output in $OUT, stderr in $ERR
+run() {
+    local want=$1; shift
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+    [ "$rc" = "$want" ] || { echo "--- stdout"; echo "$OUT"; echo "--- stderr"; echo "$ERR"; fail "exit $rc, wanted $want: $*"; }
+}
+has() { grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "missing: $2"; }; }
+hasnt() { ! grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "unexpected: $2"; }; }
+jq_is() { local got; got=$(jq -r "$2" <<<"$1"); [ "$got" = "$3" ] || { echo "$1" | head -c 4000; fail "$2 = '$got', wanted '$3'"; }; }
+
+# mk_toolkit <dir> <cuda major> <version>: a toolkit folder with the fake runtime.
+mk_toolkit() {
+    mkdir -p "$1/lib64"
+    cp -P "$FAKES/cuda$2"/libcudart.so.* "$1/lib64/"
+    printf '{"cuda": {"name": "CUDA SDK", "version": "%s"}}\n' "$3" >"$1/version.json"
+}
+# mk_cudnn <dir> <cudnn major> <version>: a cuDNN archive folder (the folder
+# name, e.g. 9.8.0_cuda12, says which CUDA it was built for).
+mk_cudnn() {
+    mkdir -p "$1/lib" "$1/include"
+    cp "$FAKES/cudnn$2"/libcudnn* "$1/lib/"
+    IFS=. read -r ma mi pa <<<"$3"
+    printf '#define CUDNN_MAJOR %s\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL %s\n' "$ma" "$mi" "$pa" \
+        >"$1/include/cudnn_version.h"
+}
+setup12() {
+    mk_toolkit "$T/cuda-12.6" 12 12.6.3
+    mk_cudnn "$T/cudnn/9.8.0_cuda12" 9 9.8.0
+    run 0 "$BIN" add "$T/cuda-12.6"
+    run 0 "$BIN" add "$T/cudnn/9.8.0_cuda12"
+}
+setup11() {
+    mk_toolkit "$T/cuda-11.8" 11 11.8.0
+    mk_cudnn "$T/cudnn/8.9.7_cuda11" 8 8.9.7
+    run 0 "$BIN" add "$T/cuda-11.8"
+    run 0 "$BIN" add "$T/cudnn/8.9.7_cuda11"
+}
+step() { jq -r ".pairs[0].steps[] | select(.step == \"$2\") | $3" <<<"$1"; }
+step_is() { local got; got=$(step "$1" "$2" "$3"); [ "$got" = "$4" ] || { echo "$1" | head -c 6000; fail "$2 $3 = '$got', wanted '$4'"; }; }
+
+case $CASE in
+pass9)
+    setup12
+    run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
+    jq_is "$OUT" .pass true
+    jq_is "$OUT" '.pairs[0].spec' 12.6.3+9.8.0
+    for s in files load origins versions gpu conv conv_fp16; do step_is "$OUT" $s .status ok; done
+    step_is "$OUT" files '.details.files | map(select(.group == "cudnn" and .path != null)) | length' 8
+    step_is "$OUT" versions '.details.cudnnGetVersion.decoded' 9.8.0
+    step_is "$OUT" versions '.details.cudnnGetVersion.as_cudnn8' 90.8.0
+    step_is "$OUT" gpu .details.compute_capability 9.0
+    step_is "$OUT" conv .details.tf32_possible true
+    step_is "$OUT" conv .details.runs 20
+    step_is "$OUT" conv '.details.rel_error < 1e-3' true
+    step_is "$OUT" conv_fp16 .details.dtype float16
+    step_is "$OUT" origins '[.details.loaded[] | select(.origin == "pair")] | length > 8' true
+    has "$(cat "$CUDAENV_ROOT/checks.toml")" "status = 'pass'"
+    run 0 "$BIN" list
+    has "$OUT" "pass: fp32"
+    ;;
+pass8)
+    setup11
+    run 0 "$BIN" check 11.8 "${SMALL[@]}"
+    has "$OUT" "11.8.0+8.9.7: PASS"
+    has "$OUT" "8 of 8 required libraries found"   # cudart + the 7 cuDNN 8 libraries
+    ;;
+default_shape)
+    # The real shape (N=32 C=64 56x56 K=64 3x3) through the CPU fake, 20 timed runs.
+    setup12
+    run 0 "$BIN" check 12.6 --json --runs 20
+    step_is "$OUT" conv .details.shape "N32 C64 56x56 K64 3x3"
+    step_is "$OUT" conv '.details.rel_error < 1e-3' true
+    step_is "$OUT" conv_fp16 '.details.rel_error < 5e-3' true
+    ;;
+no_cudnn)
+    mk_toolkit "$T/cuda-13.0" 13 13.0.1
+    run 0 "$BIN" add "$T/cuda-13.0"
+    run 0 "$BIN" check 13.0 --json "${SMALL[@]}"
+    jq_is "$OUT" '.pairs[0].spec' 13.0.1+none
+    step_is "$OUT" conv .status skip
+    step_is "$OUT" conv .summary "no cuDNN in this pair: the convolution needs cuDNN"
+    ;;
+no_driver)
+    setup12
+    FAKECUDA_DRIVER_VERSION=0 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    jq_is "$OUT" .pass false
+    for s in files load origins versions; do step_is "$OUT" $s .status ok; done
+    step_is "$OUT" gpu .status fail
+    has "$(step "$OUT" gpu .summary)" "no NVIDIA driver on this machine"
+    jq_is "$OUT" '.pairs[0].steps | map(.step) | index("conv")' null
+    has "$(cat "$CUDAENV_ROOT/checks.toml")" "status = 'fail'"
+    FAKECUDA_DRIVER_VERSION=0 run 1 "$BIN" check 12.6 "${SMALL[@]}"
+    has "$OUT" "advice: Install the NVIDIA driver"
+    ;;
+runtime_error)
+    # CUDA 11.8's runtime without a driver: cudaRuntimeGetVersion itself fails with 35.
+    setup11
+    FAKECUDA_RUNTIME_ERROR=35 FAKECUDA_DRIVER_VERSION=0 run 1 "$BIN" check 11.8 --json "${SMALL[@]}"
+    step_is "$OUT" versions .status warn
+    has "$(step "$OUT" versions .summary)" "cudaRuntimeGetVersion failed with 35 (cudaErrorInsufficientDriver)"
+    has "$(step "$OUT" versions .summary)" "from the files: 11.8.0"
+    step_is "$OUT" gpu .status fail
+    ;;
+missing_sublib)
+    setup12
+    rm "$T/cudnn/9.8.0_cuda12/lib/libcudnn_cnn.so.9"
+    run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" files .status fail
+    step_is "$OUT" files .summary "missing: libcudnn_cnn.so.9"
+    has "$(step "$OUT" files .advice)" "every one of its 8 libraries"
+    jq_is "$OUT" '.pairs[0].steps | length' 1
+    ;;
+load_error)
+    setup12
+    echo "not a library" >"$T/cudnn/9.8.0_cuda12/lib/libcudnn_ops.so.9"
+    run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" load .status fail
+    has "$(step "$OUT" load .summary)" "cannot load libcudnn_ops.so.9:"
+    has "$(step "$OUT" load .summary)" "$T/cudnn/9.8.0_cuda12/lib/libcudnn_ops.so.9"
+    ;;
+missing_dep)
+    setup12
+    cp "$FAKES/cudnn9-dep/libcudnn_adv.so.9" "$T/cudnn/9.8.0_cuda12/lib/"
+    run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" load .status fail
+    has "$(step "$OUT" load .summary)" "libfakecudnndep.so: cannot open shared object file"
+    ;;
+missing_symbol)
+    setup12
+    cp "$FAKES/cudnn9-nofind/libcudnn.so.9" "$T/cudnn/9.8.0_cuda12/lib/"
+    run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" load .status fail
+    step_is "$OUT" load .summary "missing symbols: cudnnFindConvolutionForwardAlgorithm"
+    ;;
+status_codes)
+    setup12
+    setup11
+    for c in "9 cudnnCreate:1001 CUDNN_STATUS_NOT_INITIALIZED" "9 cudnnCreate:1008 CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED" \
+             "9 cudnnConvolutionForward:3007 CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH" \
+             "9 cudnnSetConvolutionMathType:2000 CUDNN_STATUS_BAD_PARAM" \
+             "9 cudnnFindConvolutionForwardAlgorithm:4004 CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED" \
+             "9 cudnnConvolutionForward:5000 CUDNN_STATUS_EXECUTION_FAILED" \
+             "8 cudnnCreate:1 CUDNN_STATUS_NOT_INITIALIZED" "8 cudnnConvolutionForward:6 CUDNN_STATUS_ARCH_MISMATCH" \
+             "8 cudnnCreate:14 CUDNN_STATUS_VERSION_MISMATCH" "8 cudnnCreate:2 CUDNN_STATUS_ALLOC_FAILED" \
+             "8 cudnnSetTensor4dDescriptor:3 CUDNN_STATUS_BAD_PARAM" "8 cudnnConvolutionForward:8 CUDNN_STATUS_EXECUTION_FAILED"; do
+        read -r major status name <<<"$c"
+        spec=12.6; [ "$major" = 8 ] && spec=11.8
+        FAKECUDNN_STATUS=$status run 1 "$BIN" check $spec --json "${SMALL[@]}"
+        step_is "$OUT" conv .status fail
+        has "$(step "$OUT" conv .summary)" "${status%%:*} failed: $name"
+        [ -n "$(step "$OUT" conv .advice)" ] || fail "no advice for $name"
+    done
+    ;;
+wrong_versions)
+    setup12
+    FAKECUDNN_VERSION=90100 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" versions .summary)" "libcudnn reports 9.1.0 but the headers/files say 9.8.0"
+    FAKECUDA_RUNTIME_VERSION=12040 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" versions .summary)" "the CUDA runtime library reports 12.4 but the toolkit's files say 12.6"
+    FAKECUDNN_CUDART_VERSION=11080 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" versions .summary)" "was built for CUDA 11.8, the toolkit is CUDA 12.6"
+    has "$(step "$OUT" versions .advice)" "_cuda12 archive"
+    ;;
+crash_isolated)
+    # cuDNN 9 segfaults; the other pair, checked after it, is unharmed.
+    setup12
+    setup11
+    FAKECUDNN9_CRASH=cudnnCreate run 1 "$BIN" check --all --json "${SMALL[@]}"
+    jq_is "$OUT" '.pairs | length' 2
+    jq_is "$OUT" '[.pairs[] | select(.spec == "12.6.3+9.8.0")][0].steps[-1].summary' "the check process crashed (SIGSEGV) during this step"
+    jq_is "$OUT" '[.pairs[] | select(.spec == "12.6.3+9.8.0")][0].steps[-1].step' conv
+    jq_is "$OUT" '[.pairs[] | select(.spec == "11.8.0+8.9.7")][0].status' pass
+    FAKECUDA_CRASH=cudaGetDeviceCount run 1 "$BIN" check 11.8 "${SMALL[@]}"
+    has "$OUT" "gpu       fail    the check process crashed (SIGSEGV) during this step"
+    ;;
+hang)
+    setup12
+    start=$(date +%s)
+    FAKECUDNN_HANG=cudnnFindConvolutionForwardAlgorithm run 1 "$BIN" check 12.6 --json --timeout 3 "${SMALL[@]}"
+    [ $(( $(date +%s) - start )) -lt 30 ] || fail "the hang was not cut off"
+    step_is "$OUT" conv .summary "the check process timed out after 3.00 s during this step"
+    has "$(step "$OUT" conv .advice)" "hung"
+    ;;
+wrong_result)
+    setup12
+    FAKECUDNN_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "wrong results: relative error 0.01"
+    ;;
+no_algo)
+    setup12
+    FAKECUDNN_NO_ALGO=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "no convolution algorithm works on this GPU"
+    step_is "$OUT" conv '.details.algorithms[0].status' CUDNN_STATUS_NOT_SUPPORTED
+    ;;
+arch)
+    setup12
+    setup11
+    FAKECUDA_CC=3.7 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" gpu .summary)" "CUDA 12 supports compute capability 5.0 and newer, this GPU is 3.7"
+    has "$(step "$OUT" gpu .advice)" "CUDNN_STATUS_ARCH_MISMATCH"
+    FAKECUDA_CC=10.0 run 1 "$BIN" check 11.8 --json "${SMALL[@]}"
+    has "$(step "$OUT" gpu .summary)" "cuDNN 8.9.7 supports compute capability 5.0-9.0, this GPU is 10.0"
+    ;;
+driver_old)
+    setup12
+    FAKECUDA_DRIVER_VERSION=11040 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" gpu .status fail
+    has "$(step "$OUT" gpu .summary)" "supports CUDA 11.4, older than this toolkit's CUDA 12.6"
+    FAKECUDA_DRIVER_VERSION=12020 run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" gpu .status warn
+    has "$(step "$OUT" gpu .summary)" "minor-version compatibility (driver >= 525.60.13)"
+    ;;
+no_tensor_cores)
+    setup11
+    FAKECUDA_CC=6.1 run 0 "$BIN" check 11.8 --json "${SMALL[@]}"
+    step_is "$OUT" conv .status ok
+    step_is "$OUT" conv .details.tf32_possible false
+    step_is "$OUT" conv_fp16 .status skip
+    step_is "$OUT" conv_fp16 .summary "compute capability 6.1 has no tensor cores"
+    ;;
+stray_library)
+    # One of the pair's libraries is a link into another cuDNN install.
+    setup12
+    mk_cudnn "$T/elsewhere/cudnn-9.1" 9 9.1.0
+    ln -sf "$T/elsewhere/cudnn-9.1/lib/libcudnn_graph.so.9" "$T/cudnn/9.8.0_cuda12/lib/libcudnn_graph.so.9"
+    run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" origins .status fail
+    has "$(step "$OUT" origins .summary)" "loaded from outside the pair: $T/cudnn/9.8.0_cuda12/lib/libcudnn_graph.so.9 -> $T/elsewhere/cudnn-9.1/lib/libcudnn_graph.so.9"
+    ;;
+malloc_error)
+    setup12
+    FAKECUDA_MALLOC_ERROR=2 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory)"
+    ;;
+output_and_usage)
+    run 1 "$BIN" check --all
+    has "$ERR" "cudaenv: error: no pairs to check"
+    setup12
+    run 2 "$BIN" check
+    has "$ERR" "no pair is active (system)"
+    run 2 "$BIN" check 12.6 --shape 1x2
+    has "$ERR" "invalid --shape"
+    run 2 "$BIN" check system
+    run 2 "$BIN" check 12.6 --all
+    run 1 "$BIN" check 99
+    has "$ERR" "no installed CUDA matches"
+    CUDAENV_VERSION=12.6 run 0 "$BIN" check "${SMALL[@]}"
+    has "$OUT" "12.6.3+9.8.0: PASS"
+    has "$OUT" "conv_fp16"
+    FAKECUDA_DRIVER_VERSION=0 run 1 "$BIN" check 12.6 12.6 "${SMALL[@]}"
+    has "$OUT" "SPEC"   # the summary table after several pairs
+    hasnt "$("$BIN" completions bash)" "__probe"
+    # A corrupt checks.toml is replaced, not fatal.
+    echo "[[[" >"$CUDAENV_ROOT/checks.toml"
+    run 0 "$BIN" check 12.6 "${SMALL[@]}"
+    has "$(cat "$CUDAENV_ROOT/checks.toml")" "['12.6.3+9.8.0']"
+    ;;
+pair_warning)
+    mk_toolkit "$T/cuda-11.8" 11 11.8.0
+    mk_cudnn "$T/cudnn/9.17.0_cuda11" 9 9.17.0
+    run 0 "$BIN" add "$T/cuda-11.8"
+    run 0 "$BIN" add "$T/cudnn/9.17.0_cuda11"
+    run 0 "$BIN" pair 11.8 9.17
+    has "$ERR" "cudaenv: warning: cuDNN 9.17.0 supports CUDA 12.0-12.9, 13.0-13.1, not CUDA 11.8"
+    setup12
+    run 0 "$BIN" pair 12.6 9.8
+    hasnt "$ERR" "warning"
+    ;;
+doctor)
+    setup12
+    mkdir -p "$T/a/bin" "$T/b/bin"
+    printf '#!/bin/sh\n' >"$T/a/bin/nvcc"; printf '#!/bin/sh\n' >"$T/b/bin/nvcc"; chmod +x "$T"/a/bin/nvcc "$T"/b/bin/nvcc
+    mk_cudnn "$T/stray" 9 9.1.0
+    PATH="$T/a/bin:$T/b/bin:$PATH" LD_LIBRARY_PATH="$T/stray/lib" CUDAENV_VERSION=12.6 run 1 "$BIN" doctor --json
+    jq_is "$OUT" .ok false
+    jq_is "$OUT" '.findings[] | select(.topic == "active") | .summary' "12.6.3+9.8.0 (CUDA 12.6.3, cuDNN 9.8.0)"
+    jq_is "$OUT" '.findings[] | select(.topic == "path") | .status' warn
+    has "$(jq -r '.findings[] | select(.topic == "path") | .summary' <<<"$OUT")" "2 CUDA toolkits on PATH; $T/a/bin wins"
+    jq_is "$OUT" '.findings[] | select(.topic == "cudnn") | .status' fail
+    has "$(jq -r '.findings[] | select(.topic == "cudnn") | .summary' <<<"$OUT")" "libcudnn.so.9 in $T/stray/lib (LD_LIBRARY_PATH) is found first: it shadows the active pair's cuDNN 9.8.0"
+    jq_is "$OUT" '.findings[] | select(.topic == "zlibwapi") | .status' skip
+    jq_is "$OUT" '.findings | map(.topic) | join(",")' "active,path,cudnn,zlibwapi,path_length,driver,python"
+    # A fake python answers the framework questions.
+    mkdir -p "$T/py"
+    cat >"$T/py/python3" <<'PY'
+#!/bin/sh
+echo '@@cudaenv-python {"executable": "/x/python3", "version": "3.12.1", "torch": {"version": "2.11.0+cu130", "cuda": "13.0", "cudnn": 91900, "bundled": true}}'
+PY
+    chmod +x "$T/py/python3"
+    PATH="$T/py:$PATH" CUDAENV_VERSION=12.6 run 0 "$BIN" doctor
+    has "$OUT" "torch 2.11.0+cu130 built with CUDA 13.0, cuDNN 91900"
+    has "$OUT" "needs the same CUDA major"
+    has "$OUT" "brings its own CUDA runtime and cuDNN"
+    run 0 "$BIN" doctor
+    has "$OUT" "system (no pair active)"
+    ;;
+debian_cudart11)
+    # The real CUDA 11.8 runtime from Debian non-free `libcudart11.0`.
+    SRC=${CUDAENV_TEST_CUDART11:-/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89}
+    if [ ! -f "$SRC" ]; then
+        echo "SKIP: $SRC not found (apt-get install libcudart11.0 from Debian non-free)"
+        exit 77
+    fi
+    if [ -e /proc/driver/nvidia/version ]; then
+        echo "SKIP: this machine has an NVIDIA driver; the case checks the no-driver report"
+        exit 77
+    fi
+    mkdir -p "$T/cudart-11.8"
+    cp "$SRC" "$T/cudart-11.8/libcudart.so.11.8.89"
+    ln -s libcudart.so.11.8.89 "$T/cudart-11.8/libcudart.so.11.0"
+    run 0 "$BIN" add "$T/cudart-11.8"
+    run 1 "$BIN" check 11.8 --json
+    jq_is "$OUT" '.pairs[0].spec' 11.8.89+none
+    step_is "$OUT" files .status ok
+    step_is "$OUT" load .status ok
+    step_is "$OUT" versions .details.cudaRuntimeGetVersion.status cudaErrorInsufficientDriver
+    has "$(step "$OUT" versions .summary)" "cudaRuntimeGetVersion failed with 35 (cudaErrorInsufficientDriver), so the runtime version comes from the files: 11.8.89"
+    step_is "$OUT" gpu .status fail
+    has "$(step "$OUT" gpu .summary)" "no NVIDIA driver on this machine"
+    has "$(step "$OUT" gpu .advice)" "520.61.05 or newer for CUDA 11.8"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "ok [$CASE]"

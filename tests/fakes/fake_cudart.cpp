@@ -1,0 +1,138 @@
+// Test-only fake of the CUDA runtime (libcudart.so.N): the same C ABI for the
+// calls `cudaenv check` makes. "Device" memory is host memory; events read a
+// steady clock. Behaviour is chosen by environment variables:
+//   FAKECUDA_RUNTIME_VERSION  value of cudaRuntimeGetVersion (default: built-in)
+//   FAKECUDA_RUNTIME_ERROR    error cudaRuntimeGetVersion returns (e.g. 35)
+//   FAKECUDA_DRIVER_VERSION   value of cudaDriverGetVersion (default 13000; 0: no driver)
+//   FAKECUDA_DEVICE_ERROR     error cudaGetDeviceCount returns
+//   FAKECUDA_DEVICES          device count (default 1)
+//   FAKECUDA_CC               compute capability "major.minor" (default 9.0)
+//   FAKECUDA_MALLOC_ERROR     error cudaMalloc returns
+//   FAKECUDA_CRASH / FAKECUDA_HANG = <function name>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "fault.hpp"
+
+#ifndef FAKE_RUNTIME_VERSION
+#define FAKE_RUNTIME_VERSION 12060
+#endif
+
+namespace {
+long long epoch = 0;
+struct Event {
+    std::chrono::steady_clock::time_point t;
+};
+}  // namespace
+
+#define FAULT(fn) fake::maybe_crash_or_hang("FAKECUDA", fn)
+
+extern "C" {
+
+long long fakecuda_epoch() { return epoch; }
+
+int cudaRuntimeGetVersion(int* v) {
+    FAULT("cudaRuntimeGetVersion");
+    if (int e = fake::env_int("FAKECUDA_RUNTIME_ERROR", 0)) return e;
+    *v = fake::env_int("FAKECUDA_RUNTIME_VERSION", FAKE_RUNTIME_VERSION);
+    return 0;
+}
+
+int cudaDriverGetVersion(int* v) {
+    FAULT("cudaDriverGetVersion");
+    *v = fake::env_int("FAKECUDA_DRIVER_VERSION", 13000);
+    return 0;
+}
+
+int cudaGetDeviceCount(int* n) {
+    FAULT("cudaGetDeviceCount");
+    if (fake::env_int("FAKECUDA_DRIVER_VERSION", 13000) == 0) return 35;
+    if (int e = fake::env_int("FAKECUDA_DEVICE_ERROR", 0)) return e;
+    *n = fake::env_int("FAKECUDA_DEVICES", 1);
+    return 0;
+}
+
+int cudaSetDevice(int d) {
+    FAULT("cudaSetDevice");
+    return d < fake::env_int("FAKECUDA_DEVICES", 1) ? 0 : 101;
+}
+
+int cudaDeviceGetAttribute(int* value, int attr, int) {
+    FAULT("cudaDeviceGetAttribute");
+    const char* cc = std::getenv("FAKECUDA_CC");
+    std::string s = cc ? cc : "9.0";
+    auto dot = s.find('.');
+    if (attr == 75) *value = std::atoi(s.substr(0, dot).c_str());
+    else if (attr == 76) *value = dot == std::string::npos ? 0 : std::atoi(s.substr(dot + 1).c_str());
+    else if (attr == 16) *value = 132;
+    else return 1;
+    return 0;
+}
+
+int cudaMalloc(void** p, size_t n) {
+    FAULT("cudaMalloc");
+    if (int e = fake::env_int("FAKECUDA_MALLOC_ERROR", 0)) return e;
+    *p = std::malloc(n ? n : 1);
+    return *p ? 0 : 2;
+}
+
+int cudaFree(void* p) {
+    std::free(p);
+    return 0;
+}
+
+int cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
+    FAULT("cudaMemcpy");
+    std::memcpy(dst, src, n);
+    if (kind == 1) ++epoch;
+    return 0;
+}
+
+int cudaMemset(void* p, int v, size_t n) {
+    std::memset(p, v, n);
+    ++epoch;
+    return 0;
+}
+
+int cudaEventCreate(void** e) {
+    *e = new Event{};
+    return 0;
+}
+
+int cudaEventRecord(void* e, void*) {
+    FAULT("cudaEventRecord");
+    static_cast<Event*>(e)->t = std::chrono::steady_clock::now();
+    return 0;
+}
+
+int cudaEventSynchronize(void*) { return 0; }
+
+int cudaEventElapsedTime(float* ms, void* a, void* b) {
+    *ms = std::chrono::duration<float, std::milli>(static_cast<Event*>(b)->t - static_cast<Event*>(a)->t).count();
+    return 0;
+}
+
+int cudaEventDestroy(void* e) {
+    delete static_cast<Event*>(e);
+    return 0;
+}
+
+int cudaDeviceSynchronize() {
+    FAULT("cudaDeviceSynchronize");
+    return 0;
+}
+
+const char* cudaGetErrorString(int e) {
+    switch (e) {
+        case 0: return "no error";
+        case 2: return "out of memory";
+        case 35: return "CUDA driver version is insufficient for CUDA runtime version";
+        case 100: return "no CUDA-capable device is detected";
+        default: return "unknown error";
+    }
+}
+
+const char* cudaGetErrorName(int e) { return e == 0 ? "cudaSuccess" : "cudaErrorUnknown"; }
+}
