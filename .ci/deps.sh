@@ -11,6 +11,7 @@ packages=(
   libarchive-dev liblzma-dev libcurl4-openssl-dev libssl-dev
   python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
   libcudart11.0
+  g++-mingw-w64-x86-64-posix wine64 dpkg-dev
 )
 
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in

@@ -1,5 +1,13 @@
 # All third-party code comes from the system (Debian's -dev packages) or vcpkg
-# (vcpkg.json) through find_package; nothing is vendored.
+# (vcpkg.json) through find_package; nothing is vendored. The mingw-w64 cross
+# build (preset windows-cross) takes its static libraries from the prefix that
+# cmake/build-mingw-deps.sh builds from Debian's source packages, and the
+# header-only libraries from Debian's headers (a folder of links to just them).
+if(MINGW AND CMAKE_CROSSCOMPILING)
+  include(${CMAKE_CURRENT_LIST_DIR}/MingwDependencies.cmake)
+  return()
+endif()
+
 find_package(CLI11 CONFIG REQUIRED)
 find_package(tomlplusplus CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)

@@ -6,6 +6,7 @@
 #include <windows.h>
 #include <psapi.h>
 
+#include "platform/dll_deps.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv::platform {
@@ -40,8 +41,15 @@ DynLib DynLib::open(const std::filesystem::path& path, std::string& error) {
         error = "error " + std::to_string(code) + ": " + error_text(code);
         // 126 (module not found) for a file that exists means one of its
         // dependencies is missing.
-        if (code == ERROR_MOD_NOT_FOUND && std::filesystem::exists(path))
-            error += " (the file exists: a DLL it depends on was not found next to it, in the application folder or in System32)";
+        if (code == ERROR_MOD_NOT_FOUND && std::filesystem::exists(path)) {
+            // Windows does not say which one: read the import tables and look.
+            std::string names;
+            for (const auto& m : missing_dll_dependencies(path)) names += (names.empty() ? "" : ", ") + m;
+            error += names.empty() ? " (the file exists: a DLL it depends on was not found next to it, in the "
+                                     "application folder or in System32)"
+                                   : " (the file exists; missing: " + names +
+                                         ", not next to it, in the application folder or in System32)";
+        }
     }
     lib.handle_ = reinterpret_cast<void*>(h);
     return lib;

@@ -4,7 +4,9 @@
 #include <shellapi.h>
 #include <io.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cwctype>
 #include <iostream>
 
 #include "util/fs.hpp"
@@ -37,21 +39,40 @@ std::vector<std::string> utf8_args(int, char**) {
     return out;
 }
 
+namespace {
+// The console's code pages belong to the console, which the calling shell
+// shares: put them back when this process ends.
+UINT saved_output_cp = 0, saved_input_cp = 0;
+void restore_console() {
+    if (saved_output_cp) SetConsoleOutputCP(saved_output_cp);
+    if (saved_input_cp) SetConsoleCP(saved_input_cp);
+}
+}  // namespace
+
 void init_console() {
+    // Only when there is a console: under a pipe GetConsoleOutputCP answers 0.
+    saved_output_cp = GetConsoleOutputCP();
+    saved_input_cp = GetConsoleCP();
+    if (!saved_output_cp) return;
     SetConsoleOutputCP(CP_UTF8);
     SetConsoleCP(CP_UTF8);
+    std::atexit(restore_console);
 }
 
 std::optional<std::string> get_env(const std::string& name) {
     auto wname = widen(name);
-    DWORD n = GetEnvironmentVariableW(wname.c_str(), nullptr, 0);
-    if (n == 0) {
-        if (GetLastError() == ERROR_ENVVAR_NOT_FOUND) return std::nullopt;
-        return std::string();
+    std::wstring buf(256, L'\0');
+    for (;;) {
+        // An empty variable also answers 0; only the error code tells it from an unset one.
+        SetLastError(ERROR_SUCCESS);
+        DWORD n = GetEnvironmentVariableW(wname.c_str(), buf.data(), static_cast<DWORD>(buf.size()));
+        if (n == 0) {
+            if (GetLastError() == ERROR_ENVVAR_NOT_FOUND) return std::nullopt;
+            return std::string();
+        }
+        if (n < buf.size()) return narrow(buf.data(), n);
+        buf.resize(n);  // too small: n is the size needed, with the terminator
     }
-    std::wstring buf(n, L'\0');
-    DWORD got = GetEnvironmentVariableW(wname.c_str(), buf.data(), n);
-    return narrow(buf.data(), got);
 }
 
 void set_env(const std::string& name, const std::string& value) {
@@ -65,8 +86,9 @@ std::vector<std::pair<std::string, std::string>> environment() {
     LPWCH block = GetEnvironmentStringsW();
     for (LPWCH p = block; p && *p; p += wcslen(p) + 1) {
         std::string kv = narrow(p, wcslen(p));
-        // Entries such as "=C:=C:\dir" (per-drive folders) start with '='.
-        auto eq = kv.find('=', 1);
+        // Entries such as "=C:=C:\dir" (cmd's per-drive folders) start with '=': not variables.
+        if (kv.empty() || kv[0] == '=') continue;
+        auto eq = kv.find('=');
         if (eq == std::string::npos) continue;
         out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
@@ -82,7 +104,7 @@ fs::path current_dir() {
 fs::path executable_path() {
     std::wstring buf(32768, L'\0');
     DWORD n = GetModuleFileNameW(nullptr, buf.data(), static_cast<DWORD>(buf.size()));
-    buf.resize(n);
+    buf.resize(n < buf.size() ? n : 0);
     return fs::path(buf);
 }
 
@@ -100,6 +122,7 @@ fs::path default_store_root() {
 std::vector<fs::path> system_library_dirs() {
     wchar_t buf[MAX_PATH];
     UINT n = GetSystemDirectoryW(buf, MAX_PATH);
+    if (n == 0 || n >= MAX_PATH) return {fs::path(L"C:\\Windows\\System32")};
     return {fs::path(std::wstring(buf, n))};
 }
 
@@ -129,38 +152,67 @@ static std::wstring quote_arg(const std::wstring& arg) {
     return out;
 }
 
+namespace {
+
+// Windows compares variable names as if upper-cased (ordinal), and wants the
+// environment block sorted that way.
+std::wstring upper(std::wstring s) {
+    CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
+    return s;
+}
+
+// argv[0] searched on `path` (the child's PATH, not ours) with .exe or .com
+// appended when it has no extension; a name with a folder in it is taken as it is.
+std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
+    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
+    std::vector<wchar_t> found(32768);
+    for (const wchar_t* ext : {L".exe", L".com"}) {
+        DWORD n = SearchPathW(path.empty() ? L"." : path.c_str(), name.c_str(), ext, static_cast<DWORD>(found.size()),
+                              found.data(), nullptr);
+        if (n > 0 && n < found.size()) return std::wstring(found.data(), n);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
     std::wstring cmdline;
     for (const auto& a : argv) {
         if (!cmdline.empty()) cmdline += L' ';
         cmdline += quote_arg(widen(a));
     }
-    // The block must be sorted case-insensitively for CreateProcessW.
-    auto sorted = env;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-        return str::to_lower_ascii(a.first) < str::to_lower_ascii(b.first);
-    });
+    std::vector<std::pair<std::wstring, std::wstring>> wenv;
+    for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
+    std::stable_sort(wenv.begin(), wenv.end(),
+                     [](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
     std::wstring block;
     std::wstring path;
-    for (const auto& [k, v] : sorted) {
-        block += widen(k) + L"=" + widen(v);
+    for (const auto& [k, v] : wenv) {
+        block += k + L"=" + v;
         block += L'\0';
-        if (str::iequals_ascii(k, "PATH")) path = widen(v);
+        if (upper(k) == L"PATH") path = v;
     }
+    if (wenv.empty()) block += L'\0';
     block += L'\0';
-    // Look the program up on the pair's PATH, not on ours.
-    std::wstring program = widen(argv.at(0));
-    wchar_t found[32768];
-    if (SearchPathW(path.c_str(), program.c_str(), L".exe", 32768, found, nullptr) > 0) program = found;
+    auto program = find_program(widen(argv.at(0)), path);
+    if (!program) {
+        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
+        return 127;
+    }
     STARTUPINFOW si{};
     si.cb = sizeof si;
     PROCESS_INFORMATION pi{};
-    if (!CreateProcessW(program.c_str(), cmdline.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
+    if (!CreateProcessW(program->c_str(), cmdline.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
                         block.data(), nullptr, &si, &pi)) {
-        std::cerr << "cudaenv: error: cannot run '" << argv[0] << "' (Windows error " << GetLastError() << ")\n";
-        return 127;
+        DWORD code = GetLastError();
+        std::cerr << "cudaenv: error: cannot run '" << argv[0] << "' (Windows error " << code << ")\n";
+        return code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? 127 : 126;
     }
+    // Ctrl+C reaches the child (same console); this process waits for it.
+    SetConsoleCtrlHandler(nullptr, TRUE);
     WaitForSingleObject(pi.hProcess, INFINITE);
+    SetConsoleCtrlHandler(nullptr, FALSE);
     DWORD code = 1;
     GetExitCodeProcess(pi.hProcess, &code);
     CloseHandle(pi.hThread);

@@ -32,6 +32,19 @@ std::string batch_escape_in_quotes(std::string_view v) {
     return out;
 }
 
+// A quoted argument for a command line that cmd reads outside any batch file,
+// as it reads AutoRun: there %% stays %% and an undefined %name% stays as it
+// is, so a % is written outside the quotes as ^% ("C:\a"^%"b"): phase one then
+// sees a variable name holding ^ (never defined) and the caret goes in phase two.
+std::string cmdline_quote(std::string_view v) {
+    std::string out = "\"";
+    for (char c : v) {
+        if (c == '%') out += "\"^%\"";
+        else out += c;
+    }
+    return out + "\"";
+}
+
 class Cmd : public Shell {
 public:
     std::string_view name() const override { return "cmd"; }
@@ -46,8 +59,11 @@ public:
     std::string init_script(const InitOptions& o) const override {
         // One line for HKCU\Software\Microsoft\Command Processor\AutoRun. The
         // CUDAENV_CMD_INIT guard stops nested cmd.exe processes from running it again.
-        std::string shim = o.store + "\\shims\\cudaenv.cmd";
-        return "@if not defined CUDAENV_CMD_INIT (set \"CUDAENV_CMD_INIT=1\" & doskey cudaenv=" + quote(shim) + " $*)\n";
+        // The line is read as a command line, not a batch file (see cmdline_quote),
+        // and doskey reads $ as its own escape ($* = the arguments), so $ is $$.
+        std::string shim = str::replace_all(o.store + "\\shims\\cudaenv.cmd", "$", "$$");
+        return "@if not defined CUDAENV_CMD_INIT (set \"CUDAENV_CMD_INIT=1\" & doskey cudaenv=" + cmdline_quote(shim) +
+               " $*)\n";
     }
 
     std::string completion_script(const std::vector<std::string>&) const override {
@@ -76,18 +92,27 @@ std::string cmd_session_shim(const InitOptions& o) {
         "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
         "goto cudaenv_done\n"
         ":cudaenv_apply\n"
-        "set \"__CUDAENV_TMP=%TEMP%\\cudaenv-%RANDOM%-%RANDOM%.cmd\"\n"
+        "set \"__CUDAENV_NAME=cudaenv-%RANDOM%-%RANDOM%.cmd\"\n"
+        "set \"__CUDAENV_TMP=%TEMP%\\%__CUDAENV_NAME%\"\n"
         "set \"CUDAENV_SHELL=cmd\"\n"
         + exe + " %* > \"%__CUDAENV_TMP%\"\n"
         "set \"__CUDAENV_RC=%ERRORLEVEL%\"\n"
         "set \"CUDAENV_SHELL=\"\n"
-        "if \"%__CUDAENV_RC%\"==\"0\" call \"%__CUDAENV_TMP%\"\n"
+        // CALL expands % once more, and %TEMP% may hold a % (user names can):
+        // call the file by its name alone (digits), from inside %TEMP%.
+        "if not \"%__CUDAENV_RC%\"==\"0\" goto cudaenv_clean\n"
+        "pushd \"%TEMP%\"\n"
+        "call \"%__CUDAENV_NAME%\"\n"
+        "popd\n"
+        ":cudaenv_clean\n"
         "del \"%__CUDAENV_TMP%\" >nul 2>&1\n"
         "set \"__CUDAENV_TMP=\"\n"
+        "set \"__CUDAENV_NAME=\"\n"
         ":cudaenv_done\n"
         "for /f %%c in (\"%__CUDAENV_CP%\") do >nul chcp %%c\n"
         "set \"__CUDAENV_CP=\"\n"
-        "for /f %%r in (\"%__CUDAENV_RC%\") do set \"__CUDAENV_RC=\" & exit /b %%r\n";
+        // The whole line is expanded before it runs: exit gets the saved status.
+        "set \"__CUDAENV_RC=\" & exit /b %__CUDAENV_RC%\n";
     return str::replace_all(s, "\n", "\r\n");
 }
 

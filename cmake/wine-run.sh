@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# CMAKE_CROSSCOMPILING_EMULATOR of the windows-cross build: runs a Windows
+# program under Wine in a Wine prefix of the build's own.
+#   wine-run.sh <wine prefix> <program.exe|cmd> [args...]
+# The prefix is created once per build folder (wineboot is slow), under a lock
+# so that parallel tests do not race to create it. Mono and Gecko are turned
+# off: there is no network to fetch them and the tests need neither.
+set -euo pipefail
+prefix="$1"
+shift
+wine="${CUDAENV_WINE:-/usr/lib/wine/wine64}"
+export WINEPREFIX="$prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
+# No X server here: Wine's console programs need none, and without DISPLAY Wine
+# does not try to open one.
+unset DISPLAY WAYLAND_DISPLAY
+if [ ! -f "$prefix/.cudaenv-ready" ]; then
+  mkdir -p "$(dirname "$prefix")"
+  (
+    flock 9
+    if [ ! -f "$prefix/.cudaenv-ready" ]; then
+      "$wine" wineboot --init >/dev/null 2>&1 || true
+      "${wine%/*}/wineserver" -w 2>/dev/null || true
+      [ -f "$prefix/system.reg" ] || { echo "wine-run: could not create the Wine prefix $prefix" >&2; exit 1; }
+      touch "$prefix/.cudaenv-ready"
+    fi
+  ) 9>"$prefix.lock"
+fi
+exec "$wine" "$@"
