@@ -1,5 +1,8 @@
 #include "install/archive.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <lzma.h>
@@ -391,7 +394,12 @@ ExtractResult extract_archive(const fs::path& archive_path, const ExtractOptions
 
         auto write_error = [&](const std::string& what) {
             std::string msg = archive_error_string(out.a) ? archive_error_string(out.a) : "unknown error";
-            bool full = msg.find("No space") != std::string::npos || msg.find("space left") != std::string::npos;
+            int err = archive_errno(out.a);
+            bool full = err == ENOSPC || msg.find("No space") != std::string::npos;
+#ifdef EDQUOT
+            full = full || err == EDQUOT;
+#endif
+            if (err > 0) msg += std::string(" (") + std::strerror(err) + ")";
             return Error("cannot " + what + " '" + rel + "' from '" + archive_name + "': " + msg,
                          full ? "the disk is full: free some space and run the install again (nothing was installed)"
                               : "nothing was installed");
@@ -407,7 +415,8 @@ ExtractResult extract_archive(const fs::path& archive_path, const ExtractOptions
                 if (res.bytes_written > cap)
                     throw hostile(name, "unpacks to more than " + Progress::human_bytes(static_cast<double>(cap)) +
                                             " (compression ratio too high)");
-                if (archive_write_data_block(out.a, buf, size, offset) < ARCHIVE_WARN) throw write_error("write");
+                // libarchive reports a failed write(2) (ENOSPC, EIO) as ARCHIVE_WARN, not as a failure.
+                if (archive_write_data_block(out.a, buf, size, offset) < ARCHIVE_OK) throw write_error("write");
             }
             if (d != ARCHIVE_EOF) {
                 if (reader.over_limit)

@@ -415,6 +415,25 @@ class Faults(Base):
         self.assertEqual(self.tmp_leftovers(), [])
         self.assertEqual(len(os.listdir(self.store_path("cudnn", "8.9.7_cuda11", "lib"))), 21)
 
+    def test_full_disk(self):
+        """A store on a full file system: one clear error, nothing installed, nothing left staged."""
+        if os.geteuid() != 0:
+            self.skipTest("needs root to mount a small tmpfs")
+        os.makedirs(self.root)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", self.root],
+                          capture_output=True).returncode != 0:
+            self.skipTest("cannot mount a tmpfs here")
+        try:
+            arc = A.cudnn_linux(self.work, "8.9.7.29", 11, lib_size=1 << 20)  # 7 MiB of libraries > 2 MiB
+            p = self.run_cli("install", arc, ok=False)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertTrue(p.stderr.startswith("cudaenv: error: "), p.stderr)
+            self.assertRegex(p.stderr.lower(), "disk is full|no space")
+            self.assert_no_cudnn()
+            self.assertEqual(self.tmp_leftovers(), [])
+        finally:
+            subprocess.run(["umount", self.root])
+
     def test_interrupted_replacement_is_put_back(self):
         # A run killed between setting the old toolkit aside and moving the new
         # one in leaves old~toolkits~<v>~<id>: the next run restores it.
