@@ -19,20 +19,8 @@ public:
     std::string init_script(const InitOptions& o) const override {
         std::string out =
             "# cudaenv shell integration for bash. Add to ~/.bashrc:  eval \"$(cudaenv init bash)\"\n"
-            "__cudaenv_bin=" + quote(o.exe) + "\n"
-            "cudaenv() {\n"
-            "  case \"${1-}\" in\n"
-            "    use|shell|deactivate)\n"
-            "      local __cudaenv_code\n"
-            "      __cudaenv_code=\"$(CUDAENV_SHELL=bash \"$__cudaenv_bin\" \"$@\")\" || return\n"
-            "      eval \"$__cudaenv_code\"\n"
-            "      ;;\n"
-            "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
-            "  esac\n";
-        if (o.auto_switch)
-            // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
-            out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
-        out += "}\n";
+            "__cudaenv_bin=" + quote(o.exe) + "\n" +
+            posix_cudaenv_function("bash", o.auto_switch);
         if (!o.auto_switch) return out;
         // PROMPT_COMMAND runs before each prompt; ours goes first (keeping $?)
         // so the user's own prompt code already sees the new pair. bash 5.1

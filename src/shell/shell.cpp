@@ -32,6 +32,23 @@ std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
     return out;
 }
 
+std::string posix_cudaenv_function(std::string_view shell, bool auto_switch) {
+    std::string out =
+        "cudaenv() {\n"
+        "  case \"${1-}\" in\n"
+        "    use|shell|deactivate)\n"
+        "      local __cudaenv_code\n"
+        "      __cudaenv_code=\"$(CUDAENV_SHELL=" + std::string(shell) + " \"$__cudaenv_bin\" \"$@\")\" || return\n"
+        "      eval \"$__cudaenv_code\"\n"
+        "      ;;\n"
+        "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
+        "  esac\n";
+    if (auto_switch)
+        // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
+        out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
+    return out + "}\n";
+}
+
 std::string posix_single_quote(std::string_view value) {
     std::string out = "'";
     for (char c : value) {

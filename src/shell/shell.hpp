@@ -47,6 +47,11 @@ std::unique_ptr<Shell> make_pwsh();
 std::unique_ptr<Shell> make_cmd();
 
 // Quoting shared by the POSIX-family backends: '...' with ' as '\''.
+// The `cudaenv` function of the bash and zsh integrations: runs the binary
+// with CUDAENV_SHELL=<shell> for use/shell/deactivate and evaluates what it
+// prints; passes every other command on. With auto-switch, deactivate and
+// local re-run the hook at once.
+std::string posix_cudaenv_function(std::string_view shell, bool auto_switch);
 std::string posix_single_quote(std::string_view value);
 
 // bash and zsh share the auto-switch hook `__cudaenv_hook` (see shell.cpp):

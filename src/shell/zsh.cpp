@@ -18,20 +18,8 @@ public:
     std::string init_script(const InitOptions& o) const override {
         std::string out =
             "# cudaenv shell integration for zsh. Add to ~/.zshrc:  eval \"$(cudaenv init zsh)\"\n"
-            "typeset -g __cudaenv_bin=" + quote(o.exe) + "\n"
-            "cudaenv() {\n"
-            "  case \"${1-}\" in\n"
-            "    use|shell|deactivate)\n"
-            "      local __cudaenv_code\n"
-            "      __cudaenv_code=\"$(CUDAENV_SHELL=zsh \"$__cudaenv_bin\" \"$@\")\" || return\n"
-            "      eval \"$__cudaenv_code\"\n"
-            "      ;;\n"
-            "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
-            "  esac\n";
-        if (o.auto_switch)
-            // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
-            out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
-        out += "}\n";
+            "typeset -g __cudaenv_bin=" + quote(o.exe) + "\n" +
+            posix_cudaenv_function("zsh", o.auto_switch);
         if (!o.auto_switch) return out;
         // chpwd on every directory change, precmd before each prompt (the first
         // one, and edits of a .cudaenv); the key check makes repeats free.
