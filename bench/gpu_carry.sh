@@ -10,7 +10,8 @@ DEST=$2
 CUDART11=${3:-/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89}
 rm -rf "$DEST"
 mkdir -p "$DEST/lib" "$DEST/cudart-11.8"
-cp "$BIN" "$DEST/cudaenv"
+# Without its debug information the binary fits the device machine's carry limit.
+strip --strip-debug -o "$DEST/cudaenv" "$BIN"
 # glibc, the loader and the C++ runtime stay the GPU machine's own (newer, compatible).
 ldd "$BIN" | awk '/=> \//{print $3}' | while read -r lib; do
     case $(basename "$lib") in
@@ -18,8 +19,11 @@ ldd "$BIN" | awk '/=> \//{print $3}' | while read -r lib; do
         *) cp -L "$lib" "$DEST/lib/" ;;
     esac
 done
-patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$DEST/cudaenv"
+# The tool shim, so that discover/add can write the shims folder there too.
+if [ -x "$(dirname "$BIN")/cudaenv-shim" ]; then strip --strip-debug -o "$DEST/cudaenv-shim" "$(dirname "$BIN")/cudaenv-shim"; fi
+# Only when it links more than glibc (a build without --as-needed, say).
+if [ -n "$(ls -A "$DEST/lib")" ]; then patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$DEST/cudaenv"; fi
 cp "$CUDART11" "$DEST/cudart-11.8/libcudart.so.11.8.89"
 ln -s libcudart.so.11.8.89 "$DEST/cudart-11.8/libcudart.so.11.0"
-cp "$(dirname "$0")/gpu_check.sh" "$DEST/"
+cp "$(dirname "$0")/gpu_check.sh" "$(dirname "$0")/gpu_abi_check.cpp" "$DEST/"
 du -sh "$DEST"

@@ -20,6 +20,19 @@ PY=/opt/torch/.venv/bin/python3
     echo "== list"; "$BIN" list
 } >"$RES/setup.txt" 2>&1
 
+# src/check/api.hpp's hand-written constants against every real cuDNN header here.
+HERE=$(cd "$(dirname "$0")" && pwd)
+CUDA_INC=$(ls -d /usr/local/cuda/include /usr/local/cuda-*/include 2>/dev/null | head -1)
+for inc in /usr/include /usr/include/x86_64-linux-gnu /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/include; do
+    [ -f "$inc/cudnn.h" ] || continue
+    ver=$(grep -hE '^#define CUDNN_(MAJOR|MINOR|PATCHLEVEL) ' "$inc/cudnn_version.h" | awk '{printf "%s.", $3}')
+    if g++ -std=c++20 -fsyntax-only -I "$HERE/../src" -I "$CUDA_INC" -I "$inc" "$HERE/gpu_abi_check.cpp" 2>"$RES/abi.err"; then
+        echo "api.hpp ABI check against cuDNN ${ver%.} ($inc) and $CUDA_INC: ok"
+    else
+        echo "api.hpp ABI check against cuDNN ${ver%.} ($inc): FAILED"; cat "$RES/abi.err"
+    fi
+done >"$RES/abi.txt" 2>&1
+
 # The check of every pair, timed as a whole.
 start=$(date +%s%N)
 "$BIN" check --all --json >"$RES/check.json" 2>"$RES/check.err"
@@ -67,8 +80,8 @@ try:
     t = json.load(open(os.path.join(res, "torch.json")))
 except Exception:
     t = None
-print("| pair | result | check time | fp32 ms (TFLOP/s) | algo | rel. error | fp16 ms (TFLOP/s) | vs PyTorch fp32 | vs PyTorch fp16 |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| pair | result | check time | fp32 ms (TFLOP/s) | fp32 via | fp32 legacy / graph ms | rel. error | fp16 ms (TFLOP/s) | fp16 via | fp16 legacy / graph ms | vs PyTorch fp32 | vs PyTorch fp16 |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for p in c["pairs"]:
     st = {s["step"]: s for s in p["steps"]}
     def cell(name):
@@ -77,16 +90,23 @@ for p in c["pairs"]:
             return (s["status"] + ": " + s["summary"]) if s else "-", None
         d = s["details"]
         return "%.3f (%.1f)" % (d["median_ms"], d["tflops"]), d["median_ms"]
+    def via(name):
+        d = st.get(name, {}).get("details", {})
+        return "%s %s" % (d.get("api", "-"), d.get("algo", ""))
+    def both(name):
+        d = st.get(name, {}).get("details", {})
+        l = d.get("legacy", {}).get("median_ms"); g = d.get("graph", {}).get("median_ms")
+        return "%s / %s" % ("%.3f" % l if l else "-", "%.3f" % g if g else d.get("graph", {}).get("error", "-"))
     f32, m32 = cell("conv"); f16, m16 = cell("conv_fp16")
-    algo = st.get("conv", {}).get("details", {}).get("algo", "-")
     rel = st.get("conv", {}).get("details", {}).get("rel_error", "-")
+    rel = "%.2e" % rel if isinstance(rel, float) else rel
     r32 = "%+.1f%%" % ((m32 / t["fp32"]["median_ms"] - 1) * 100) if (t and m32) else "-"
     r16 = "%+.1f%%" % ((m16 / t["fp16"]["median_ms"] - 1) * 100) if (t and m16) else "-"
-    print(f"| {p['spec']} | {p['status']} | {p['seconds']:.2f} s | {f32} | {algo} | {rel} | {f16} | {r32} | {r16} |")
+    print(f"| {p['spec']} | {p['status']} | {p['seconds']:.2f} s | {f32} | {via('conv')} | {both('conv')} | {rel} | {f16} | {via('conv_fp16')} | {both('conv_fp16')} | {r32} | {r16} |")
 if t:
     print()
     print(f"PyTorch {t['torch']} (CUDA {t['cuda']}, cuDNN {t['cudnn']}) on {t['device']}: "
           f"fp32 {t['fp32']['median_ms']:.3f} ms ({t['fp32']['tflops']:.1f} TFLOP/s, rel. error {t['fp32']['rel_error']:.2e}), "
           f"fp16 {t['fp16']['median_ms']:.3f} ms ({t['fp16']['tflops']:.1f} TFLOP/s)")
 PY
-cat "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md"
+cat "$RES/abi.txt" "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md"

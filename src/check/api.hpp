@@ -4,6 +4,7 @@
 // cudaenv builds without any CUDA header or library: every symbol is resolved
 // at run time from the pair's own libraries.
 #include <cstddef>
+#include <cstdint>
 
 #ifdef _WIN32
 #define CUDAENV_CUDNNAPI __stdcall  // CUDNNWINAPI; no effect on x64, kept for the record
@@ -117,3 +118,101 @@ using ConvolutionForward = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, const
 }
 
 }  // namespace cudaenv::cudnn_api
+
+// cuDNN's backend (graph) API, cuDNN 8.0 and later: the engines the frameworks
+// reach (PyTorch through cudnn_frontend), many of which the eight legacy
+// algorithms do not. Values from cudnn_backend.h (8.x) / cudnn_graph.h (9.x),
+// unchanged between them; bench/gpu_abi_check.cpp checks every one against a
+// real header on the GPU machine.
+namespace cudaenv::cudnn_api::backend {
+
+using Descriptor = void*;
+
+enum DescriptorType : int {
+    CONVOLUTION_DESCRIPTOR = 1,
+    ENGINE_DESCRIPTOR = 2,
+    ENGINECFG_DESCRIPTOR = 3,
+    ENGINEHEUR_DESCRIPTOR = 4,
+    EXECUTION_PLAN_DESCRIPTOR = 5,
+    OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR = 10,
+    OPERATIONGRAPH_DESCRIPTOR = 15,
+    VARIANT_PACK_DESCRIPTOR = 16,
+    TENSOR_DESCRIPTOR = 17,
+};
+
+enum AttributeType : int {
+    TYPE_HANDLE = 0,
+    TYPE_DATA_TYPE = 1,
+    TYPE_BOOLEAN = 2,
+    TYPE_INT64 = 3,
+    TYPE_FLOAT = 4,
+    TYPE_DOUBLE = 5,
+    TYPE_VOID_PTR = 6,
+    TYPE_CONVOLUTION_MODE = 7,
+    TYPE_HEUR_MODE = 8,
+    TYPE_NUMERICAL_NOTE = 11,
+    TYPE_BACKEND_DESCRIPTOR = 15,
+    TYPE_BEHAVIOR_NOTE = 19,
+};
+
+enum AttributeName : int {
+    ATTR_CONVOLUTION_COMP_TYPE = 100,
+    ATTR_CONVOLUTION_CONV_MODE = 101,
+    ATTR_CONVOLUTION_DILATIONS = 102,
+    ATTR_CONVOLUTION_FILTER_STRIDES = 103,
+    ATTR_CONVOLUTION_POST_PADDINGS = 104,
+    ATTR_CONVOLUTION_PRE_PADDINGS = 105,
+    ATTR_CONVOLUTION_SPATIAL_DIMS = 106,
+    ATTR_ENGINEHEUR_MODE = 200,
+    ATTR_ENGINEHEUR_OPERATION_GRAPH = 201,
+    ATTR_ENGINEHEUR_RESULTS = 202,
+    ATTR_ENGINECFG_ENGINE = 300,
+    ATTR_EXECUTION_PLAN_HANDLE = 400,
+    ATTR_EXECUTION_PLAN_ENGINE_CONFIG = 401,
+    ATTR_EXECUTION_PLAN_WORKSPACE_SIZE = 402,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA = 700,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_BETA = 701,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC = 702,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_W = 703,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_X = 704,
+    ATTR_OPERATION_CONVOLUTION_FORWARD_Y = 705,
+    ATTR_OPERATIONGRAPH_HANDLE = 800,
+    ATTR_OPERATIONGRAPH_OPS = 801,
+    ATTR_TENSOR_BYTE_ALIGNMENT = 900,
+    ATTR_TENSOR_DATA_TYPE = 901,
+    ATTR_TENSOR_DIMENSIONS = 902,
+    ATTR_TENSOR_STRIDES = 903,
+    ATTR_TENSOR_UNIQUE_ID = 906,
+    ATTR_VARIANT_PACK_UNIQUE_IDS = 1000,
+    ATTR_VARIANT_PACK_DATA_POINTERS = 1001,
+    ATTR_VARIANT_PACK_WORKSPACE = 1003,
+    ATTR_ENGINE_GLOBAL_INDEX = 1301,
+    ATTR_ENGINE_NUMERICAL_NOTE = 1303,
+    ATTR_ENGINE_BEHAVIOR_NOTE = 1305,
+};
+
+enum HeurMode : int { HEUR_MODE_INSTANT = 0, HEUR_MODE_B = 1, HEUR_MODE_FALLBACK = 2, HEUR_MODE_A = 3 };
+
+enum NumericalNote : int {
+    NUMERICAL_NOTE_TENSOR_CORE = 0,
+    NUMERICAL_NOTE_DOWN_CONVERT_INPUTS = 1,
+    NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION = 2,
+    NUMERICAL_NOTE_FFT = 3,
+    NUMERICAL_NOTE_NONDETERMINISTIC = 4,
+    NUMERICAL_NOTE_WINOGRAD = 5,
+};
+
+enum BehaviorNote : int { BEHAVIOR_NOTE_RUNTIME_COMPILATION = 0 };
+
+extern "C" {
+using CreateDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(int descriptorType, Descriptor*);
+using DestroyDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor);
+using Finalize = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor);
+using SetAttribute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor, int name, int type, std::int64_t elementCount,
+                                                      const void* elements);
+using GetAttribute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor, int name, int type, std::int64_t requestedCount,
+                                                      std::int64_t* elementCount, void* elements);
+using Execute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, Descriptor plan, Descriptor variantPack);
+}
+
+}  // namespace cudaenv::cudnn_api::backend

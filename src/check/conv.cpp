@@ -1,12 +1,16 @@
-// Step 4: a convolution through cuDNN's legacy API, verified against a CPU
-// reference and timed with CUDA events.
+// Step 4: a convolution through cuDNN's legacy API and through its graph API
+// (conv_graph.cpp), each verified against a CPU reference and timed with CUDA
+// events; the faster is the pair's result.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
 
+#include "check/conv_graph.hpp"
 #include "check/names.hpp"
 #include "check/probe_internal.hpp"
 
@@ -65,12 +69,9 @@ float half_to_float(unsigned short h) {
 
 namespace {
 
-struct Failure {
-    std::string summary, advice;
-    nlohmann::json details;
-};
+using Failure = ConvFailure;
 
-// Device buffers and descriptors, released whatever happens.
+// Device buffers and descriptors of the legacy path, released whatever happens.
 struct Resources {
     const CudaFns& cuda;
     const CudnnFns& cudnn;
@@ -110,6 +111,16 @@ std::string fmt(double v, int prec) {
     s << v;
     return s.str();
 }
+
+// What one way of running the convolution measured.
+struct Measured {
+    double rel = 0, max_abs = 0;
+    size_t samples = 0;
+    std::vector<double> times;  // sorted
+    double median() const {
+        return times.size() % 2 ? times[times.size() / 2] : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    }
+};
 
 }  // namespace
 
@@ -172,6 +183,86 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
         check_cuda("cudaMemcpy", cuda.memcpy(dw, req.half ? static_cast<const void*>(hw16.data()) : hw.data(), nw * elem,
                                              cuda_api::cudaMemcpyHostToDevice));
 
+        // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
+        // 11 bits, so they get 5e-3.
+        const double tol = req.half ? 5e-3 : 1e-3;
+        check_cuda("cudaEventCreate", cuda.event_create(&res.start));
+        check_cuda("cudaEventCreate", cuda.event_create(&res.stop));
+
+        // Runs `forward` once on an output filled with NaN (so an engine that
+        // writes nothing cannot pass on an earlier result), checks it against a
+        // CPU reference in double precision at sampled outputs (the full
+        // reference would take the CPU seconds), then times it: warm-up, each
+        // run between two events.
+        auto measure = [&](const char* call, const std::function<int()>& forward) {
+            Measured m;
+            std::vector<unsigned char> nan(ny * elem, 0xFF);
+            check_cuda("cudaMemcpy", cuda.memcpy(dy, nan.data(), nan.size(), cuda_api::cudaMemcpyHostToDevice));
+            check_cudnn(call, forward());
+            check_cuda("cudaDeviceSynchronize", cuda.device_synchronize());
+            std::vector<float> hy(ny);
+            if (req.half) {
+                std::vector<unsigned short> hy16(ny);
+                check_cuda("cudaMemcpy", cuda.memcpy(hy16.data(), dy, ny * elem, cuda_api::cudaMemcpyDeviceToHost));
+                for (size_t i = 0; i < ny; ++i) hy[i] = half_to_float(hy16[i]);
+            } else {
+                check_cuda("cudaMemcpy", cuda.memcpy(hy.data(), dy, ny * elem, cuda_api::cudaMemcpyDeviceToHost));
+            }
+            m.samples = std::min<size_t>(ny, 8192);
+            std::mt19937 pick(777);
+            std::uniform_int_distribution<size_t> idx(0, ny - 1);
+            double err2 = 0, ref2 = 0;
+            bool finite = true;
+            for (size_t s = 0; s < m.samples; ++s) {
+                size_t i = m.samples == ny ? s : idx(pick);
+                int x_ = static_cast<int>(i % static_cast<size_t>(ow));
+                int y_ = static_cast<int>(i / static_cast<size_t>(ow) % static_cast<size_t>(oh));
+                int k_ = static_cast<int>(i / (static_cast<size_t>(ow) * static_cast<size_t>(oh)) % static_cast<size_t>(sh.k));
+                int n_ = static_cast<int>(i / (static_cast<size_t>(ow) * static_cast<size_t>(oh) * static_cast<size_t>(sh.k)));
+                double acc = 0;
+                for (int c = 0; c < sh.c; ++c)
+                    for (int rr = 0; rr < sh.r; ++rr) {
+                        int iy = y_ + rr - sh.pad;
+                        if (iy < 0 || iy >= sh.h) continue;
+                        for (int ss = 0; ss < sh.s; ++ss) {
+                            int ix = x_ + ss - sh.pad;
+                            if (ix < 0 || ix >= sh.w) continue;
+                            acc += static_cast<double>(hx[((static_cast<size_t>(n_) * sh.c + c) * sh.h + iy) * sh.w + ix]) *
+                                   hw[((static_cast<size_t>(k_) * sh.c + c) * sh.r + rr) * sh.s + ss];
+                        }
+                    }
+                double got = hy[i];
+                if (!std::isfinite(got)) finite = false;
+                err2 += (got - acc) * (got - acc);
+                ref2 += acc * acc;
+                m.max_abs = std::max(m.max_abs, std::fabs(got - acc));
+            }
+            m.rel = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+            if (!finite) m.rel = INFINITY;
+            if (!(m.rel < tol)) return m;  // the caller reports it; no point timing
+            for (int i = 0; i < 3; ++i) check_cudnn(call, forward());
+            for (int i = 0; i < std::max(1, opts.runs); ++i) {
+                check_cuda("cudaEventRecord", cuda.event_record(res.start, nullptr));
+                check_cudnn(call, forward());
+                check_cuda("cudaEventRecord", cuda.event_record(res.stop, nullptr));
+                check_cuda("cudaEventSynchronize", cuda.event_synchronize(res.stop));
+                float ms = 0;
+                check_cuda("cudaEventElapsedTime", cuda.event_elapsed_time(&ms, res.start, res.stop));
+                m.times.push_back(ms);
+            }
+            std::sort(m.times.begin(), m.times.end());
+            return m;
+        };
+        auto rel_json = [](double rel) { return std::isfinite(rel) ? nlohmann::json(rel) : nlohmann::json("inf"); };
+        auto wrong = [&](const std::string& how, double rel, const nlohmann::json& details) {
+            return Failure{"wrong results from the " + how + ": relative error " + (std::isfinite(rel) ? fmt(rel, 6) : "inf") +
+                               " against the CPU reference (limit " + fmt(tol, 4) + ")",
+                           "cuDNN computed a wrong convolution: the library or the driver is broken or mismatched; "
+                           "reinstall this cuDNN and update the driver.",
+                           details};
+        };
+
+        // ---- The legacy API (cudnnFindConvolutionForwardAlgorithm), as older frameworks use it.
         check_cudnn("cudnnCreate", cudnn.create(&res.handle));
         check_cudnn("cudnnCreateTensorDescriptor", cudnn.create_tensor(&res.x));
         check_cudnn("cudnnCreateTensorDescriptor", cudnn.create_tensor(&res.y));
@@ -224,106 +315,95 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
         check_cudnn("cudnnGetConvolutionForwardWorkspaceSize",
                     cudnn.workspace_size(res.handle, res.x, res.w, res.conv, res.y, best->algo, &ws_bytes));
         void* ws = ws_bytes ? alloc(ws_bytes) : nullptr;
-
         float alpha = 1.0f, beta = 0.0f;
-        auto forward = [&] {
-            check_cudnn("cudnnConvolutionForward", cudnn.forward(res.handle, &alpha, res.x, dx, res.w, dw, res.conv,
-                                                                 best->algo, ws, ws_bytes, &beta, res.y, dy));
-        };
-        forward();
-        check_cuda("cudaDeviceSynchronize", cuda.device_synchronize());
-
-        // Verify against a CPU reference in double precision at sampled outputs
-        // (the full reference would take the CPU seconds).
-        std::vector<float> hy(ny);
-        if (req.half) {
-            std::vector<unsigned short> hy16(ny);
-            check_cuda("cudaMemcpy", cuda.memcpy(hy16.data(), dy, ny * elem, cuda_api::cudaMemcpyDeviceToHost));
-            for (size_t i = 0; i < ny; ++i) hy[i] = half_to_float(hy16[i]);
-        } else {
-            check_cuda("cudaMemcpy", cuda.memcpy(hy.data(), dy, ny * elem, cuda_api::cudaMemcpyDeviceToHost));
-        }
-        const size_t samples = std::min<size_t>(ny, 8192);
-        std::mt19937 pick(777);
-        std::uniform_int_distribution<size_t> idx(0, ny - 1);
-        double err2 = 0, ref2 = 0, max_abs = 0;
-        bool finite = true;
-        for (size_t s = 0; s < samples; ++s) {
-            size_t i = samples == ny ? s : idx(pick);
-            int x_ = static_cast<int>(i % static_cast<size_t>(ow));
-            int y_ = static_cast<int>(i / static_cast<size_t>(ow) % static_cast<size_t>(oh));
-            int k_ = static_cast<int>(i / (static_cast<size_t>(ow) * static_cast<size_t>(oh)) % static_cast<size_t>(sh.k));
-            int n_ = static_cast<int>(i / (static_cast<size_t>(ow) * static_cast<size_t>(oh) * static_cast<size_t>(sh.k)));
-            double acc = 0;
-            for (int c = 0; c < sh.c; ++c)
-                for (int rr = 0; rr < sh.r; ++rr) {
-                    int iy = y_ + rr - sh.pad;
-                    if (iy < 0 || iy >= sh.h) continue;
-                    for (int ss = 0; ss < sh.s; ++ss) {
-                        int ix = x_ + ss - sh.pad;
-                        if (ix < 0 || ix >= sh.w) continue;
-                        acc += static_cast<double>(hx[((static_cast<size_t>(n_) * sh.c + c) * sh.h + iy) * sh.w + ix]) *
-                               hw[((static_cast<size_t>(k_) * sh.c + c) * sh.r + rr) * sh.s + ss];
-                    }
-                }
-            double got = hy[i];
-            if (!std::isfinite(got)) finite = false;
-            err2 += (got - acc) * (got - acc);
-            ref2 += acc * acc;
-            max_abs = std::max(max_abs, std::fabs(got - acc));
-        }
-        double rel = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
-        if (!finite) rel = INFINITY;
-        // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
-        // 11 bits, so they get 5e-3.
-        double tol = req.half ? 5e-3 : 1e-3;
+        Measured legacy = measure("cudnnConvolutionForward", [&] {
+            return cudnn.forward(res.handle, &alpha, res.x, dx, res.w, dw, res.conv, best->algo, ws, ws_bytes, &beta,
+                                 res.y, dy);
+        });
         bool tf32 = !req.half && req.cc_major >= 8 && best->mathType != cudnn_api::CUDNN_FMA_MATH;
+        nlohmann::json legacy_json = {{"algo", algo_name(best->algo)},
+                                      {"math", math_name(best->mathType)},
+                                      {"workspace_bytes", ws_bytes},
+                                      {"rel_error", rel_json(legacy.rel)},
+                                      {"max_abs_error", legacy.max_abs},
+                                      {"algorithms", tried}};
         r.details = {{"shape", sh.str()},
                      {"dtype", req.half ? "float16" : "float32"},
                      {"layout", "NCHW"},
-                     {"algo", algo_name(best->algo)},
-                     {"math", math_name(best->mathType)},
-                     {"tf32_possible", tf32},
-                     {"workspace_bytes", ws_bytes},
-                     {"rel_error", std::isfinite(rel) ? nlohmann::json(rel) : nlohmann::json("inf")},
-                     {"max_abs_error", max_abs},
                      {"tolerance", tol},
-                     {"samples", samples},
-                     {"algorithms", tried}};
-        if (!(rel < tol))
-            throw Failure{"wrong results: relative error " + (std::isfinite(rel) ? fmt(rel, 6) : "inf") +
-                              " against the CPU reference (limit " + fmt(tol, 4) + ", algorithm " + algo_name(best->algo) + ")",
-                          "cuDNN computed a wrong convolution: the library or the driver is broken or mismatched; "
-                          "reinstall this cuDNN and update the driver.",
-                          r.details};
+                     {"samples", legacy.samples},
+                     {"legacy", legacy_json}};
+        if (!(legacy.rel < tol))
+            throw wrong(std::string("legacy API (") + algo_name(best->algo) + ")", legacy.rel, r.details);
+        legacy_json["median_ms"] = legacy.median();
+        r.details["legacy"] = legacy_json;
 
-        // Timing: warm-up, then each run between two events; the median is reported.
-        check_cuda("cudaEventCreate", cuda.event_create(&res.start));
-        check_cuda("cudaEventCreate", cuda.event_create(&res.stop));
-        for (int i = 0; i < 3; ++i) forward();
-        std::vector<double> times;
-        for (int i = 0; i < std::max(1, opts.runs); ++i) {
-            check_cuda("cudaEventRecord", cuda.event_record(res.start, nullptr));
-            forward();
-            check_cuda("cudaEventRecord", cuda.event_record(res.stop, nullptr));
-            check_cuda("cudaEventSynchronize", cuda.event_synchronize(res.stop));
-            float ms = 0;
-            check_cuda("cudaEventElapsedTime", cuda.event_elapsed_time(&ms, res.start, res.stop));
-            times.push_back(ms);
+        // ---- The graph API, the way the frameworks reach cuDNN's engines.
+        std::optional<GraphConv> graph;
+        std::optional<Measured> graph_m;
+        std::optional<Failure> graph_problem;
+        if (cudnn.backend.available()) {
+            graph.emplace(cuda, cudnn, res.handle, major);
+            try {
+                graph->build_and_tune(sh, req.half, dx, dw, dy, 10, 1.5);
+                graph_m = measure("cudnnBackendExecute", [&] { return graph->forward(); });
+            } catch (const Failure& f) {
+                graph_problem = f;
+            }
+            nlohmann::json gj = {{"configs", graph->candidates_json()}};
+            if (graph_m) {
+                gj["engine"] = graph->engine();
+                gj["tensor_cores"] = graph->tensor_cores();
+                gj["workspace_bytes"] = graph->workspace_bytes();
+                gj["rel_error"] = rel_json(graph_m->rel);
+                gj["max_abs_error"] = graph_m->max_abs;
+                if (!graph_m->times.empty()) gj["median_ms"] = graph_m->median();
+            } else if (graph_problem) {
+                gj["error"] = graph_problem->summary;
+                if (graph_problem->details.contains("call")) gj["call"] = graph_problem->details["call"];
+                if (graph_problem->details.contains("cudnn_status"))
+                    gj["cudnn_status"] = graph_problem->details["cudnn_status"];
+            }
+            r.details["graph"] = gj;
+            if (graph_m && !(graph_m->rel < tol))
+                throw wrong("graph API (" + graph->label() + ")", graph_m->rel, r.details);
+        } else {
+            r.details["graph"] = {{"error", "this cuDNN has no graph (backend) API"}};
         }
-        std::sort(times.begin(), times.end());
-        double median = times.size() % 2 ? times[times.size() / 2]
-                                         : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
-        double tflops = median > 0 ? sh.flops() / (median * 1e-3) / 1e12 : 0;
-        r.details["runs"] = times.size();
+
+        // The faster of the two is what this pair delivers.
+        const bool use_graph = graph_m && graph_m->median() < legacy.median();
+        const Measured& m = use_graph ? *graph_m : legacy;
+        const double median = m.median();
+        const double tflops = median > 0 ? sh.flops() / (median * 1e-3) / 1e12 : 0;
+        if (use_graph) tf32 = !req.half && req.cc_major >= 8 && graph->tensor_cores();
+        r.details["api"] = use_graph ? "graph" : "legacy";
+        r.details["algo"] = use_graph ? graph->label() : std::string(algo_name(best->algo));
+        r.details["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores")
+                                      : std::string(math_name(best->mathType));
+        r.details["tf32_possible"] = tf32;
+        r.details["workspace_bytes"] = use_graph ? graph->workspace_bytes() : ws_bytes;
+        r.details["rel_error"] = rel_json(m.rel);
+        r.details["max_abs_error"] = m.max_abs;
+        r.details["runs"] = m.times.size();
         r.details["median_ms"] = median;
-        r.details["min_ms"] = times.front();
-        r.details["max_ms"] = times.back();
+        r.details["min_ms"] = m.times.front();
+        r.details["max_ms"] = m.times.back();
         r.details["tflops"] = tflops;
-        r.status = Status::ok;
+        std::string other = use_graph ? std::string("; legacy API ") + algo_name(best->algo) + " " + fmt(legacy.median(), 3) + " ms"
+                                      : (graph_m ? "; graph API " + graph->label() + " " + fmt(graph_m->median(), 3) + " ms"
+                                                 : "");
         r.summary = std::string(req.half ? "fp16 tensor-op " : "fp32 ") + sh.str() + ": " + fmt(median, 3) + " ms, " +
-                    fmt(tflops, 1) + " TFLOP/s (" + algo_name(best->algo) + ", rel. error " + fmt(rel, 6) +
-                    (req.half ? "" : (tf32 ? ", TF32 possible" : ", no TF32")) + ")";
+                    fmt(tflops, 1) + " TFLOP/s (" + (use_graph ? "graph API " + graph->label() : algo_name(best->algo)) +
+                    ", rel. error " + fmt(m.rel, 6) + (req.half ? "" : (tf32 ? ", TF32" : ", no TF32")) + other + ")";
+        if (graph_problem) {
+            // The legacy API works, so the pair passes; the frameworks would not.
+            r.status = Status::warn;
+            r.summary += "; graph API: " + graph_problem->summary;
+            r.advice = graph_problem->advice;
+        } else {
+            r.status = Status::ok;
+        }
     } catch (const Failure& f) {
         r.status = Status::fail;
         r.summary = f.summary;

@@ -265,6 +265,16 @@ StepResult step_load(Probe& p) {
         ok &= resolve(l, c.workspace_size, "cudnnGetConvolutionForwardWorkspaceSize", m);
         ok &= resolve(l, c.forward, "cudnnConvolutionForward", m);
         p.cudnn_ok = ok;
+        // Optional: a cuDNN without the graph API is still checked through the legacy one.
+        std::vector<std::string> no_graph;
+        auto& b = c.backend;
+        resolve(l, b.create, "cudnnBackendCreateDescriptor", no_graph);
+        resolve(l, b.destroy, "cudnnBackendDestroyDescriptor", no_graph);
+        resolve(l, b.finalize, "cudnnBackendFinalize", no_graph);
+        resolve(l, b.set, "cudnnBackendSetAttribute", no_graph);
+        resolve(l, b.get, "cudnnBackendGetAttribute", no_graph);
+        resolve(l, b.execute, "cudnnBackendExecute", no_graph);
+        if (!no_graph.empty()) r.details["graph_api_missing"] = no_graph;
     }
     r.details["missing_symbols"] = {{"cudart", missing_cuda}, {"cudnn", missing_cudnn}};
     if (!failed.empty()) {

@@ -47,6 +47,18 @@ struct CudnnFns {
     cudnn_api::FindConvolutionForwardAlgorithm find_fwd = nullptr;
     cudnn_api::GetConvolutionForwardWorkspaceSize workspace_size = nullptr;
     cudnn_api::ConvolutionForward forward = nullptr;
+
+    // The backend (graph) API, which cuDNN has had since 8.0; all null when
+    // this one lacks it, and then only the legacy API is timed.
+    struct Backend {
+        cudnn_api::backend::CreateDescriptor create = nullptr;
+        cudnn_api::backend::DestroyDescriptor destroy = nullptr;
+        cudnn_api::backend::Finalize finalize = nullptr;
+        cudnn_api::backend::SetAttribute set = nullptr;
+        cudnn_api::backend::GetAttribute get = nullptr;
+        cudnn_api::backend::Execute execute = nullptr;
+        bool available() const { return create && destroy && finalize && set && get && execute; }
+    } backend;
 };
 
 struct ConvRequest {

@@ -84,7 +84,7 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
     const auto* gpu = r.step("gpu");
     const auto* conv = r.step("conv");
     bool gpu_ok = gpu && (gpu->status == Status::ok || gpu->status == Status::warn);
-    bool conv_ok = conv && conv->status == Status::ok;
+    bool conv_ok = conv && (conv->status == Status::ok || conv->status == Status::warn);
     r.pass = !first_fail && gpu_ok && (conv_ok || (!has_cudnn && conv && conv->status == Status::skip));
     if (first_fail) {
         r.summary = first_fail->step + ": " + first_fail->summary;
@@ -93,7 +93,7 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
         r.summary = "incomplete: the check stopped before the convolution";
     } else if (conv_ok) {
         r.summary = conv->summary;
-        if (const auto* h = r.step("conv_fp16"); h && h->status == Status::ok) {
+        if (const auto* h = r.step("conv_fp16"); h && (h->status == Status::ok || h->status == Status::warn)) {
             auto ms = h->details.value("median_ms", 0.0);
             std::ostringstream o;
             o.setf(std::ios::fixed);
@@ -165,12 +165,13 @@ PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
 }
 
 void save_results(Store& store, const std::vector<PairResult>& results) {
-    toml::table t;
+    toml::array kept;
     if (auto text = fsx::read_file(store.checks_file())) {
         try {
-            t = toml::parse(*text);
+            auto old = toml::parse(*text);
+            if (auto* all = old.get_as<toml::array>("pair")) kept = *all;
         } catch (const toml::parse_error&) {
-            t = {};  // an unreadable file only held old results: start again
+            // an unreadable file only held old results: start again
         }
     }
     char when[32];
@@ -182,15 +183,29 @@ void save_results(Store& store, const std::vector<PairResult>& results) {
     gmtime_r(&now, &tm);
 #endif
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    auto same_pair = [](const toml::node& n, const PairResult& r) {
+        auto* e = n.as_table();
+        if (!e) return false;
+        auto field = [&](const char* k) { return e->get_as<std::string>(k) ? e->get_as<std::string>(k)->get() : ""; };
+        return field("toolkit") == r.toolkit_path && field("cudnn") == r.cudnn_path;
+    };
     for (const auto& r : results) {
+        // A pair is its folders: a new result replaces the one of the same folders.
+        for (size_t i = kept.size(); i-- > 0;)
+            if (same_pair(kept[i], r)) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
         toml::table entry;
+        entry.insert("spec", r.spec);
+        entry.insert("toolkit", r.toolkit_path);
+        if (!r.cudnn_path.empty()) entry.insert("cudnn", r.cudnn_path);
         entry.insert("status", r.pass ? "pass" : "fail");
         entry.insert("summary", r.summary);
         entry.insert("checked_at", std::string(when));
         entry.insert("seconds", r.seconds);
         if (!r.advice.empty()) entry.insert("advice", r.advice);
-        t.insert_or_assign(r.spec, std::move(entry));
+        kept.push_back(std::move(entry));
     }
+    toml::table t;
+    t.insert("pair", std::move(kept));
     std::ostringstream out;
     out << "# Last `cudaenv check` result per pair; written by cudaenv.\n" << t << "\n";
     ensure_writable_dir(store.root());

@@ -20,14 +20,22 @@ void run_list(Context& ctx, bool json, bool bare) {
     auto pairs = all_pairs(store);
     auto orphans = cudnns_without_toolkit(store);
 
-    // Which listed pair is active: the one the active spec selects.
-    std::string active_spec;
+    // Which listed pair is active: the one the active spec selects (told
+    // apart by its folders, as two toolkits of one version share a spec).
+    std::optional<Pair> active_pair;
     try {
         auto active = ctx.active();
-        if (!active.spec.system) active_spec = select_pair(active.spec, store).spec();
+        if (!active.spec.system) active_pair = select_pair(active.spec, store);
     } catch (const Error&) {
         // An active spec that matches nothing is reported by `current`, not here.
     }
+    auto cudnn_path = [](const Pair& p) { return p.cudnn ? fsx::to_utf8(p.cudnn->path) : std::string(); };
+    auto is_active = [&](const Pair& p) {
+        return active_pair && active_pair->toolkit.path == p.toolkit.path && cudnn_path(*active_pair) == cudnn_path(p);
+    };
+    auto last_check = [&](const Pair& p) {
+        return store.last_check(p.spec(), fsx::to_utf8(p.toolkit.path), cudnn_path(p));
+    };
 
     if (bare) {
         for (const auto& p : pairs) std::cout << p.spec() << "\n";
@@ -37,7 +45,7 @@ void run_list(Context& ctx, bool json, bool bare) {
         auto arr = nlohmann::json::array();
         for (const auto& p : pairs) {
             nlohmann::json j{{"spec", p.spec()},
-                             {"active", p.spec() == active_spec},
+                             {"active", is_active(p)},
                              {"cuda", {{"version", p.toolkit.version.str()},
                                        {"path", fsx::to_utf8(p.toolkit.path)},
                                        {"managed", p.toolkit.managed}}},
@@ -47,7 +55,7 @@ void run_list(Context& ctx, bool json, bool bare) {
                               {"cuda_major", p.cudnn->cuda_major},
                               {"path", fsx::to_utf8(p.cudnn->path)},
                               {"managed", p.cudnn->managed}};
-            auto check = store.last_check(p.spec());
+            auto check = last_check(p);
             j["check"] = check ? nlohmann::json(*check) : nlohmann::json(nullptr);
             arr.push_back(std::move(j));
         }
@@ -69,8 +77,8 @@ void run_list(Context& ctx, bool json, bool bare) {
         std::string loc = where(p.toolkit.path, p.toolkit.managed);
         if (p.cudnn && (p.cudnn->managed != p.toolkit.managed || !p.cudnn->managed))
             loc += " + " + where(p.cudnn->path, p.cudnn->managed);
-        t.add({p.spec() == active_spec ? "*" : "", p.spec(), p.toolkit.version.str(),
-               p.cudnn ? p.cudnn->version.str() : "-", loc, store.last_check(p.spec()).value_or("-")});
+        t.add({is_active(p) ? "*" : "", p.spec(), p.toolkit.version.str(),
+               p.cudnn ? p.cudnn->version.str() : "-", loc, last_check(p).value_or("-")});
     }
     for (const auto& c : orphans)
         t.add({"", "-", "-", c.version.str() + (c.cuda_major ? " (for CUDA " + std::to_string(c.cuda_major) + ")" : ""),

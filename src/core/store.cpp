@@ -73,9 +73,11 @@ fs::path Store::managed_cudnn_path(const Version& v, int cuda_major) const {
     return cudnn_dir() / (v.str() + "_cuda" + std::to_string(cuda_major));
 }
 
-std::optional<std::string> Store::last_check(const std::string& pair_spec) {
-    // checks.toml: one table per pair spec, written by `cudaenv check`:
-    //   ["12.6.3+9.8.0"]  status = "pass" | "fail"   summary = "..."
+std::optional<std::string> Store::last_check(const std::string& pair_spec, const std::string& toolkit_path,
+                                             const std::string& cudnn_path) {
+    // checks.toml, written by `cudaenv check`: one [[pair]] per pair, told
+    // apart by its folders (two toolkits of one version share a spec):
+    //   [[pair]]  spec = "12.6.3+9.8.0"  toolkit = "..."  cudnn = "..."  status = "pass"  summary = "..."
     auto text = fsx::read_file(checks_file());
     if (!text) return std::nullopt;
     toml::table t;
@@ -84,7 +86,14 @@ std::optional<std::string> Store::last_check(const std::string& pair_spec) {
     } catch (const toml::parse_error&) {
         return std::string("unreadable");
     }
-    auto* entry = t.get_as<toml::table>(pair_spec);
+    const toml::table* entry = nullptr;
+    if (auto* all = t.get_as<toml::array>("pair"))
+        for (const auto& node : *all) {
+            auto* e = node.as_table();
+            if (!e) continue;
+            auto field = [&](const char* k) { return e->get_as<std::string>(k) ? e->get_as<std::string>(k)->get() : ""; };
+            if (field("spec") == pair_spec && field("toolkit") == toolkit_path && field("cudnn") == cudnn_path) entry = e;
+        }
     if (!entry) return std::nullopt;
     auto status = entry->get_as<std::string>("status");
     if (!status) return std::nullopt;

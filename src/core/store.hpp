@@ -61,8 +61,10 @@ public:
     fs::path managed_toolkit_path(const Version& v) const;
     fs::path managed_cudnn_path(const Version& v, int cuda_major) const;
 
-    // The last check result for a pair spec ("pass", "fail: ..."), if any.
-    std::optional<std::string> last_check(const std::string& pair_spec);
+    // The last check result of the pair of these folders ("pass: ...",
+    // "fail: ..."), if any; cudnn_path is empty for a pair without cuDNN.
+    std::optional<std::string> last_check(const std::string& pair_spec, const std::string& toolkit_path,
+                                          const std::string& cudnn_path);
 
 private:
     fs::path root_;

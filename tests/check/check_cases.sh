@@ -204,7 +204,90 @@ hang)
 wrong_result)
     setup12
     FAKECUDNN_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
-    has "$(step "$OUT" conv .summary)" "wrong results: relative error 0.01"
+    has "$(step "$OUT" conv .summary)" "wrong results from the legacy API (IMPLICIT_PRECOMP_GEMM): relative error 0.01"
+    ;;
+graph)
+    # The graph API path: heuristics mode A offers engines 0, 3 (no plan) and
+    # 2 (converts inputs down), the fallback list 0 again and 1.
+    setup12
+    run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    for s in conv conv_fp16; do
+        step_is "$OUT" $s .status ok
+        step_is "$OUT" $s '[.details.graph.configs[] | "\(.engine):\(.source):\(.outcome)"] | join(",")' \
+            "0:heuristics:ok,3:heuristics:plan not supported: CUDNN_STATUS_NOT_SUPPORTED,2:heuristics:skipped: converts its inputs to a lower precision,1:fallback:ok"
+        step_is "$OUT" $s '.details.graph.configs[0].notes | join(",")' TENSOR_CORE
+        step_is "$OUT" $s '.details.graph.configs[0].workspace_bytes' 4096
+        step_is "$OUT" $s '.details.graph.configs[3].runtime_compiled' true
+        step_is "$OUT" $s '.details.graph.rel_error < 1e-3' true
+        step_is "$OUT" $s '.details.graph.median_ms > 0' true
+        step_is "$OUT" $s '.details.legacy.median_ms > 0' true
+        step_is "$OUT" $s '.details.legacy.algo' IMPLICIT_PRECOMP_GEMM
+        # The faster of the two is the result.
+        step_is "$OUT" $s '.details.median_ms == ([.details.graph.median_ms, .details.legacy.median_ms] | min)' true
+    done
+    step_is "$OUT" load '.details | has("graph_api_missing")' false
+    ;;
+graph_none)
+    # No engine for the graph: the legacy API works, so the pair passes with a warning.
+    setup12
+    FAKECUDNN_GRAPH_ENGINES=none run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    jq_is "$OUT" .pass true
+    step_is "$OUT" conv .status warn
+    step_is "$OUT" conv .details.api legacy
+    has "$(step "$OUT" conv .summary)" "graph API: no graph-API engine runs this convolution (0 configurations tried)"
+    has "$(step "$OUT" conv .advice)" "use a cuDNN release that supports this GPU"
+    ;;
+graph_wrong)
+    setup12
+    FAKECUDNN_GRAPH_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" conv .status fail
+    has "$(step "$OUT" conv .summary)" "wrong results from the graph API (engine "
+    step_is "$OUT" conv '.details.legacy.rel_error < 1e-3' true
+    ;;
+graph_status)
+    # A failing backend call is named with cuDNN 9's and cuDNN 8's own status names.
+    setup12
+    setup11
+    FAKECUDNN_STATUS=cudnnBackendFinalize:3000 run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" conv .status warn
+    step_is "$OUT" conv .details.graph.call cudnnBackendFinalize
+    has "$(step "$OUT" conv .summary)" "cudnnBackendFinalize failed: CUDNN_STATUS_NOT_SUPPORTED"
+    FAKECUDNN_STATUS=cudnnBackendCreateDescriptor:4 run 0 "$BIN" check 11.8 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "cudnnBackendCreateDescriptor failed: CUDNN_STATUS_INTERNAL_ERROR"
+    FAKECUDNN_STATUS=cudnnBackendExecute:5000 run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" conv .status warn
+    has "$(step "$OUT" conv .summary)" "(4 configurations tried)"
+    step_is "$OUT" conv '[.details.graph.configs[] | select(.outcome == "failed to execute")] | length' 2
+    ;;
+dup_version)
+    # Two toolkits of one version share a spec; each keeps its own result.
+    setup12
+    mk_toolkit "$T/other/cuda-12.6" 13 12.6.3   # the same version, the wrong runtime inside
+    run 0 "$BIN" add "$T/other/cuda-12.6"
+    run 1 "$BIN" check --all --json "${SMALL[@]}"
+    jq_is "$OUT" '.pairs | length' 2
+    jq_is "$OUT" '[.pairs[].spec] | unique | join(",")' 12.6.3+9.8.0
+    run 0 "$BIN" list --json
+    jq_is "$OUT" '[.pairs[] | .check | split(":")[0]] | sort | join(",")' fail,pass
+    jq_is "$OUT" '[.pairs[] | select(.cuda.path | endswith("/other/cuda-12.6")) | .check | split(":")[0]] | join(",")' fail
+    jq_is "$OUT" '[.pairs[] | select(.active)] | length' 0
+    CUDAENV_VERSION=12.6 run 0 "$BIN" list --json
+    jq_is "$OUT" '[.pairs[] | select(.active)] | length' 1
+    # A second check of one of them keeps the other's result.
+    "$BIN" check 12.6 "${SMALL[@]}" >/dev/null 2>&1
+    run 0 "$BIN" list --json
+    jq_is "$OUT" '[.pairs[] | .check | split(":")[0]] | sort | join(",")' fail,pass
+    ;;
+no_graph_api)
+    # A cuDNN without the backend API is checked through the legacy API alone.
+    setup12
+    cp "$FAKES/cudnn9-nograph/libcudnn.so.9" "$T/cudnn/9.8.0_cuda12/lib/"
+    run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    step_is "$OUT" load .status ok
+    step_is "$OUT" load '.details.graph_api_missing | length' 6
+    step_is "$OUT" conv .status ok
+    step_is "$OUT" conv .details.api legacy
+    step_is "$OUT" conv .details.graph.error "this cuDNN has no graph (backend) API"
     ;;
 no_algo)
     setup12
@@ -273,7 +356,7 @@ output_and_usage)
     # A corrupt checks.toml is replaced, not fatal.
     echo "[[[" >"$CUDAENV_ROOT/checks.toml"
     run 0 "$BIN" check 12.6 "${SMALL[@]}"
-    has "$(cat "$CUDAENV_ROOT/checks.toml")" "['12.6.3+9.8.0']"
+    has "$(cat "$CUDAENV_ROOT/checks.toml")" "spec = '12.6.3+9.8.0'"
     ;;
 pair_warning)
     mk_toolkit "$T/cuda-11.8" 11 11.8.0

@@ -1,0 +1,80 @@
+#pragma once
+// Step 4's second way to the convolution: cuDNN's backend (graph) API, the
+// one PyTorch and TensorFlow use through cudnn_frontend. Its engines include
+// kernels the legacy API's eight algorithms do not reach, so timing only the
+// legacy API would make a healthy pair look slow.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check/probe_internal.hpp"
+
+namespace cudaenv::check {
+
+// A failed call or a wrong result in step 4, with its advice.
+struct ConvFailure {
+    std::string summary, advice;
+    nlohmann::json details;
+};
+
+// The convolution y = conv(x, w) as an operation graph, autotuned the way
+// PyTorch's cudnn.benchmark does: the engine configurations of heuristics mode
+// A and then the fallback list, at most `max_plans` that finalize (PyTorch's
+// benchmark_limit, 10), each timed, the fastest kept. Every descriptor and
+// workspace is released by the destructor.
+class GraphConv {
+public:
+    GraphConv(const CudaFns& cuda, const CudnnFns& cudnn, cudnn_api::cudnnHandle_t handle, int cudnn_major);
+    GraphConv(const GraphConv&) = delete;
+    GraphConv& operator=(const GraphConv&) = delete;
+    ~GraphConv();
+
+    // Throws ConvFailure when the graph cannot be built or no engine runs it.
+    // Autotuning stops early once `budget_s` seconds are spent (engines that
+    // compile their kernels at run time can take a while to finalize).
+    void build_and_tune(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s);
+
+    // cudnnBackendExecute with the fastest plan; the cudnnStatus.
+    int forward();
+
+    std::int64_t engine() const { return best_ ? best_->engine : -1; }
+    bool tensor_cores() const;  // the chosen engine uses tensor cores (TF32 for float32 data)
+    std::size_t workspace_bytes() const { return best_ ? static_cast<std::size_t>(best_->workspace) : 0; }
+    std::string label() const;                // "engine 12 (tensor cores)"
+    nlohmann::json candidates_json() const;   // every configuration tried, with its outcome
+
+private:
+    struct Candidate {
+        std::int64_t engine = -1;
+        std::vector<int> notes;
+        bool runtime_compiled = false;
+        std::string source;  // "heuristics" or "fallback"
+        cudnn_api::backend::Descriptor plan = nullptr, pack = nullptr;
+        std::int64_t workspace = 0;
+        std::string outcome;  // "ok", or why it was skipped
+        double ms = -1;
+        double finalize_ms = 0;  // building the plan (engines compiled at run time take longest)
+    };
+
+    cudnn_api::backend::Descriptor create(int type);
+    void check(const char* call, int status);
+    void set(cudnn_api::backend::Descriptor d, int name, int type, std::int64_t count, const void* values);
+    cudnn_api::backend::Descriptor tensor(std::int64_t uid, int dtype, const std::int64_t dims[4]);
+    std::vector<cudnn_api::backend::Descriptor> heuristics(int mode);
+    void describe(cudnn_api::backend::Descriptor config, Candidate& c);
+    bool finalize_plan(cudnn_api::backend::Descriptor config, Candidate& c, void* x, void* w, void* y);
+    double time_plan(const Candidate& c);
+
+    const CudaFns& cuda_;
+    const CudnnFns& cudnn_;
+    cudnn_api::cudnnHandle_t handle_;
+    int major_;
+    cudnn_api::backend::Descriptor graph_ = nullptr;
+    std::vector<cudnn_api::backend::Descriptor> owned_;  // destroyed in reverse order
+    std::vector<void*> buffers_;
+    std::vector<Candidate> tried_;
+    const Candidate* best_ = nullptr;
+    cuda_api::cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace cudaenv::check
