@@ -92,9 +92,14 @@ const std::regex& win_cudart() {
 }
 
 bool is_system_lib_dir(const fs::path& p) {
-    for (const auto& s : platform::system_library_dirs())
-        if (fsx::absolute_normal(p) == fsx::absolute_normal(s)) return true;
-    return false;
+    // Normalized once: this runs for every library folder of every detection.
+    static const std::vector<fs::path> system = [] {
+        std::vector<fs::path> out;
+        for (const auto& s : platform::system_library_dirs()) out.push_back(fsx::absolute_normal(s));
+        return out;
+    }();
+    const auto n = fsx::absolute_normal(p);
+    return std::find(system.begin(), system.end(), n) != system.end();
 }
 
 // pip wheels: site-packages/nvidia/<pkg> with site-packages/<dist>-<ver>.dist-info beside.
@@ -144,11 +149,17 @@ std::optional<Version> cuda_version_from_header(const std::string& text) {
     return Version({*v / 1000, (*v % 1000) / 10});
 }
 
+// The N of "..._cudaN-archive..." (the last such part), 0 if none. A plain
+// scan: compiling the equivalent std::regex was a quarter of a tool shim
+// call's own work for an archive-layout cuDNN.
 int cuda_major_from_archive_name(const std::string& name) {
-    static const std::regex re(".*_cuda([0-9]+)-archive.*");
-    std::smatch m;
     int v = 0;
-    if (std::regex_match(name, m, re)) str::parse_int(m[1].str(), v);
+    for (size_t at = name.find("_cuda"); at != std::string::npos; at = name.find("_cuda", at + 1)) {
+        size_t d = at + 5, e = d;
+        while (e < name.size() && name[e] >= '0' && name[e] <= '9') ++e;
+        int n = 0;
+        if (e > d && name.compare(e, 8, "-archive") == 0 && str::parse_int(name.substr(d, e - d), n)) v = n;
+    }
     return v;
 }
 

@@ -76,6 +76,10 @@ TEST_CASE("cuda_major_from_archive_name") {
     CHECK(cuda_major_from_archive_name("cudnn-windows-x86_64-9.13.0.50_cuda13-archive.zip") == 13);
     CHECK(cuda_major_from_archive_name("cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz") == 12);
     CHECK(cuda_major_from_archive_name("cudnn") == 0);
+    CHECK(cuda_major_from_archive_name("cudnn_cuda-archive") == 0);
+    CHECK(cuda_major_from_archive_name("cudnn_cuda12x-archive") == 0);
+    CHECK(cuda_major_from_archive_name("a_cuda11-archive/b_cuda12-archive") == 12);
+    CHECK(cuda_major_from_archive_name("_cuda9-archive") == 9);
     CHECK(cuda_major_from_archive_name("") == 0);
     CHECK(cuda_major_from_archive_name("x_cuda99999999999-archive") == 0);
 }
