@@ -200,6 +200,9 @@ StepResult step_load(Probe& p) {
     auto loads = nlohmann::json::array();
     std::vector<std::string> failed;
     std::string first_error;
+    // cuDNN's DLLs import the toolkit's (cublas64_*.dll, cublasLt64_*.dll),
+    // which sit in the toolkit's bin\, not beside them.
+    for (const auto& d : p.tk->bin_dirs) platform::add_library_search_dir(d);
     for (const auto& f : p.files) {
         if (f.path.empty() || f.group == "toolkit") continue;  // the toolkit's other libraries are not loaded
         std::string error;

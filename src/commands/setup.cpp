@@ -41,7 +41,9 @@ struct WindowsRecord {
     bool path_value_created = false;        // there was no user Path before
     std::optional<std::string> autorun_set; // the AutoRun value setup wrote
     std::optional<std::string> autorun_before;
+    bool autorun_before_expandable = false; // it was REG_EXPAND_SZ
     bool autorun_existed = false;
+    bool autorun_key_created = false;       // there was no Command Processor key
 };
 
 struct SetupRecord {
@@ -79,7 +81,9 @@ struct SetupRecord {
             r.win.path_value_created = (*w)["path_value_created"].value_or(false);
             if (auto s = (*w)["autorun_set"].value<std::string>()) r.win.autorun_set = *s;
             if (auto s = (*w)["autorun_before"].value<std::string>()) r.win.autorun_before = *s;
+            r.win.autorun_before_expandable = (*w)["autorun_before_expandable"].value_or(false);
             r.win.autorun_existed = (*w)["autorun_existed"].value_or(false);
+            r.win.autorun_key_created = (*w)["autorun_key_created"].value_or(false);
         }
         return r;
     }
@@ -111,7 +115,11 @@ struct SetupRecord {
         if (win.autorun_set) {
             w.insert("autorun_set", *win.autorun_set);
             w.insert("autorun_existed", win.autorun_existed);
-            if (win.autorun_before) w.insert("autorun_before", *win.autorun_before);
+            w.insert("autorun_key_created", win.autorun_key_created);
+            if (win.autorun_before) {
+                w.insert("autorun_before", *win.autorun_before);
+                w.insert("autorun_before_expandable", win.autorun_before_expandable);
+            }
         }
         if (!w.empty()) t.insert("windows", w);
         std::ostringstream out;
@@ -311,16 +319,22 @@ void remove_user_path(SetupRecord& rec) {
 
 void add_autorun(const std::string& line, SetupRecord& rec) {
     auto before = platform::cmd_autorun_read();
-    if (before && before->find(line) != std::string::npos) {
+    if (before && before->value.find(line) != std::string::npos) {
         std::cout << "cmd AutoRun: already set up\n";
         return;
     }
-    std::string value = before && !str::trim(*before).empty() ? *before + " & " + line : line;
+    // The user's value keeps its type (REG_EXPAND_SZ or REG_SZ).
+    platform::UserEnvValue value{before && !str::trim(before->value).empty() ? before->value + " & " + line : line,
+                                 before && before->expandable};
     if (!rec.win.autorun_set) {
         rec.win.autorun_existed = before.has_value();
-        rec.win.autorun_before = before;
+        if (before) {
+            rec.win.autorun_before = before->value;
+            rec.win.autorun_before_expandable = before->expandable;
+        }
+        rec.win.autorun_key_created = !platform::cmd_processor_key_exists();
     }
-    rec.win.autorun_set = value;
+    rec.win.autorun_set = value.value;
     platform::cmd_autorun_write(value);
     std::cout << "cmd AutoRun (HKCU\\Software\\Microsoft\\Command Processor): added the cudaenv line\n";
 }
@@ -328,15 +342,20 @@ void add_autorun(const std::string& line, SetupRecord& rec) {
 void remove_autorun(const std::string& line, SetupRecord& rec) {
     if (!rec.win.autorun_set) return;
     auto cur = platform::cmd_autorun_read();
-    if (cur && *cur == *rec.win.autorun_set) {
-        platform::cmd_autorun_write(rec.win.autorun_existed ? rec.win.autorun_before : std::nullopt);
+    if (cur && cur->value == *rec.win.autorun_set) {
+        std::optional<platform::UserEnvValue> before;
+        if (rec.win.autorun_existed)
+            before = platform::UserEnvValue{rec.win.autorun_before.value_or(""), rec.win.autorun_before_expandable};
+        platform::cmd_autorun_write(before);
     } else if (cur) {
         // Changed since: take out only our part.
-        auto v = str::replace_all(*cur, " & " + line, "");
+        auto v = str::replace_all(cur->value, " & " + line, "");
         v = str::replace_all(v, line, "");
-        platform::cmd_autorun_write(str::trim(v).empty() && !rec.win.autorun_existed ? std::nullopt
-                                                                                      : std::optional<std::string>(v));
+        platform::cmd_autorun_write(str::trim(v).empty() && !rec.win.autorun_existed
+                                        ? std::nullopt
+                                        : std::optional<platform::UserEnvValue>({v, cur->expandable}));
     }
+    if (rec.win.autorun_key_created) platform::cmd_processor_key_remove_if_empty();
     std::cout << "cmd AutoRun: removed the cudaenv line\n";
     rec.win.autorun_set.reset();
     rec.win.autorun_before.reset();

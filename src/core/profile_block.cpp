@@ -8,10 +8,13 @@ struct Span {
     size_t begin, end;  // [begin, end): from the begin marker's line to after the end marker's line
 };
 
-// Where a marker starts a line, from `from` on.
+constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+
+// Where a marker starts a line, from `from` on. A UTF-8 BOM before the first
+// line is no part of it: setup writes one into a PowerShell profile it creates.
 size_t find_line(std::string_view text, std::string_view marker, size_t from) {
     for (size_t pos = text.find(marker, from); pos != std::string_view::npos; pos = text.find(marker, pos + 1))
-        if (pos == 0 || text[pos - 1] == '\n') return pos;
+        if (pos == 0 || text[pos - 1] == '\n' || (pos == utf8_bom.size() && text.starts_with(utf8_bom))) return pos;
     return std::string_view::npos;
 }
 

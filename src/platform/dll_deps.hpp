@@ -9,10 +9,12 @@
 #include <vector>
 
 namespace cudaenv::platform {
-// The DLLs `dll` imports, directly or through a dependency found beside it,
-// that are in none of: its own folder, this program's folder, System32, the
-// DLLs already loaded. Names as the importing file writes them; API sets
-// (api-ms-win-*) are resolved by the loader itself and never reported.
-std::vector<std::string> missing_dll_dependencies(const std::filesystem::path& dll);
+// The DLLs `dll` imports, directly or through a dependency found outside
+// System32, that are in none of: its own folder, this program's folder,
+// `search_dirs` (AddDllDirectory), System32, the DLLs already loaded. Names as
+// the importing file writes them; API sets (api-ms-win-*) are resolved by the
+// loader itself and never reported.
+std::vector<std::string> missing_dll_dependencies(const std::filesystem::path& dll,
+                                                  const std::vector<std::filesystem::path>& search_dirs);
 }  // namespace cudaenv::platform
 #endif

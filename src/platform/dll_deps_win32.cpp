@@ -13,13 +13,16 @@ namespace cudaenv::platform {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> missing_dll_dependencies(const fs::path& dll) {
+std::vector<std::string> missing_dll_dependencies(const fs::path& dll, const std::vector<fs::path>& search_dirs) {
     std::vector<std::string> missing;
     std::set<std::string> seen;  // lower-case: Windows file names fold case
-    const auto load_dir = fsx::absolute_normal(dll).parent_path();
-    const std::vector<fs::path> dirs = {load_dir, executable_path().parent_path(), system_library_dirs().at(0)};
+    // The loader's order for LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS.
+    // The first DLL's folder serves every dependency down the chain.
+    const auto system32 = system_library_dirs().at(0);
+    std::vector<fs::path> dirs = {fsx::absolute_normal(dll).parent_path(), executable_path().parent_path()};
+    dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
+    dirs.push_back(system32);
     std::vector<fs::path> todo = {dll};
-    // Breadth first over the DLLs found beside it; System32's own are the OS's business.
     while (!todo.empty() && seen.size() < 4096) {
         auto file = todo.back();
         todo.pop_back();
@@ -33,7 +36,8 @@ std::vector<std::string> missing_dll_dependencies(const fs::path& dll) {
                 auto candidate = d / fsx::from_utf8(name);
                 if (!fsx::is_file(candidate)) continue;
                 found = true;
-                if (d == load_dir) todo.push_back(candidate);
+                // System32's own DLLs are the OS's business; the others may miss something themselves.
+                if (d != system32) todo.push_back(candidate);
                 break;
             }
             if (!found) missing.push_back(name);

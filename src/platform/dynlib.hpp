@@ -37,6 +37,13 @@ private:
     void* handle_ = nullptr;
 };
 
+// Adds a folder where the dependencies of libraries loaded after this call
+// are looked for. Windows: AddDllDirectory, which LoadLibraryExW searches
+// with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS (PATH is not searched): the toolkit's
+// bin\ that holds the cublas64_*.dll cuDNN's DLLs import. POSIX: nothing, the
+// loader reads LD_LIBRARY_PATH from the probe's environment.
+void add_library_search_dir(const std::filesystem::path& dir);
+
 // The full paths of every library loaded in this process, in load order.
 std::vector<std::string> loaded_libraries();
 

@@ -21,6 +21,8 @@ void* DynLib::symbol(const char* name) const {
     return ::dlsym(handle_, name);
 }
 
+void add_library_search_dir(const std::filesystem::path&) {}
+
 std::vector<std::string> loaded_libraries() {
     std::vector<std::string> out;
     dl_iterate_phdr(

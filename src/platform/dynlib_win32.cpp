@@ -28,12 +28,25 @@ std::string error_text(DWORD code) {
     return text;
 }
 
+// The folders given to AddDllDirectory, in order.
+std::vector<std::filesystem::path>& search_dirs() {
+    static std::vector<std::filesystem::path> dirs;
+    return dirs;
+}
+
 }  // namespace
+
+void add_library_search_dir(const std::filesystem::path& dir) {
+    auto abs = fsx::absolute_normal(dir);
+    for (const auto& d : search_dirs())
+        if (d == abs) return;
+    if (AddDllDirectory(abs.wstring().c_str())) search_dirs().push_back(abs);
+}
 
 DynLib DynLib::open(const std::filesystem::path& path, std::string& error) {
     DynLib lib;
     // The DLL's own folder for its dependencies, then the application folder,
-    // AddDllDirectory folders and System32; PATH is not searched.
+    // the AddDllDirectory folders and System32; PATH is not searched.
     HMODULE h = LoadLibraryExW(path.wstring().c_str(), nullptr,
                                LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
     if (!h) {
@@ -43,12 +56,12 @@ DynLib DynLib::open(const std::filesystem::path& path, std::string& error) {
         // dependencies is missing.
         if (code == ERROR_MOD_NOT_FOUND && std::filesystem::exists(path)) {
             // Windows does not say which one: read the import tables and look.
-            std::string names;
-            for (const auto& m : missing_dll_dependencies(path)) names += (names.empty() ? "" : ", ") + m;
-            error += names.empty() ? " (the file exists: a DLL it depends on was not found next to it, in the "
-                                     "application folder or in System32)"
-                                   : " (the file exists; missing: " + names +
-                                         ", not next to it, in the application folder or in System32)";
+            std::string names, where = "next to it, ";
+            for (const auto& m : missing_dll_dependencies(path, search_dirs())) names += (names.empty() ? "" : ", ") + m;
+            for (const auto& d : search_dirs()) where += "in " + fsx::to_utf8(d) + ", ";
+            where += "in the application folder or in System32";
+            error += names.empty() ? " (the file exists: a DLL it depends on was not found " + where + ")"
+                                   : " (the file exists; missing: " + names + ", not " + where + ")";
         }
     }
     lib.handle_ = reinterpret_cast<void*>(h);
@@ -74,7 +87,11 @@ std::vector<std::string> loaded_libraries() {
             return out;
         count = std::min(mods.size(), static_cast<size_t>(needed / sizeof(HMODULE)));
     }
+    // The program itself is no library (dl_iterate_phdr gives it no name on
+    // POSIX either): cudaenv.exe would pass for a CUDA library by its name.
+    HMODULE self = GetModuleHandleW(nullptr);
     for (size_t i = 0; i < count; ++i) {
+        if (mods[i] == self) continue;
         wchar_t name[32768];
         DWORD n = GetModuleFileNameExW(proc, mods[i], name, static_cast<DWORD>(std::size(name)));
         if (n) out.push_back(narrow(name));

@@ -24,9 +24,14 @@ void user_env_remove(const std::string& name);
 void broadcast_environment_change();
 
 // HKCU\Software\Microsoft\Command Processor\AutoRun (Windows; POSIX: nullopt / throws).
-std::optional<std::string> cmd_autorun_read();
+// cmd expands a REG_EXPAND_SZ AutoRun, so the type is the user's and is kept.
+std::optional<UserEnvValue> cmd_autorun_read();
 // nullopt removes the value.
-void cmd_autorun_write(const std::optional<std::string>& value);
+void cmd_autorun_write(const std::optional<UserEnvValue>& value);
+// Whether HKCU\Software\Microsoft\Command Processor exists (Windows creates
+// it for most users, not all), and removing it again when it holds nothing.
+bool cmd_processor_key_exists();
+void cmd_processor_key_remove_if_empty();
 
 // The user's Documents folder (Windows: the shell folder, which may be
 // redirected to OneDrive; POSIX: ~/Documents).

@@ -19,8 +19,10 @@ void user_env_write(const std::string&, const UserEnvValue&) { windows_only("the
 void user_env_remove(const std::string&) { windows_only("the user environment (HKCU\\Environment)"); }
 void broadcast_environment_change() {}
 
-std::optional<std::string> cmd_autorun_read() { return std::nullopt; }
-void cmd_autorun_write(const std::optional<std::string>&) { windows_only("cmd's AutoRun"); }
+std::optional<UserEnvValue> cmd_autorun_read() { return std::nullopt; }
+void cmd_autorun_write(const std::optional<UserEnvValue>&) { windows_only("cmd's AutoRun"); }
+bool cmd_processor_key_exists() { return false; }
+void cmd_processor_key_remove_if_empty() {}
 
 std::filesystem::path documents_dir() { return home_dir() / "Documents"; }
 

@@ -94,15 +94,29 @@ void broadcast_environment_change() {
                         SMTO_ABORTIFHUNG, 5000, &result);
 }
 
-std::optional<std::string> cmd_autorun_read() {
-    auto v = read_value(cmd_key, "AutoRun");
-    if (!v) return std::nullopt;
-    return v->value;
+std::optional<UserEnvValue> cmd_autorun_read() { return read_value(cmd_key, "AutoRun"); }
+
+void cmd_autorun_write(const std::optional<UserEnvValue>& value) {
+    if (value) write_value(cmd_key, "AutoRun", *value);
+    else remove_value(cmd_key, "AutoRun");
 }
 
-void cmd_autorun_write(const std::optional<std::string>& value) {
-    if (value) write_value(cmd_key, "AutoRun", UserEnvValue{*value, false});
-    else remove_value(cmd_key, "AutoRun");
+bool cmd_processor_key_exists() {
+    HKEY h = nullptr;
+    if (RegOpenKeyExW(HKEY_CURRENT_USER, cmd_key, 0, KEY_QUERY_VALUE, &h) != ERROR_SUCCESS) return false;
+    RegCloseKey(h);
+    return true;
+}
+
+void cmd_processor_key_remove_if_empty() {
+    HKEY h = nullptr;
+    if (RegOpenKeyExW(HKEY_CURRENT_USER, cmd_key, 0, KEY_QUERY_VALUE, &h) != ERROR_SUCCESS) return;
+    DWORD subkeys = 0, values = 0;
+    LSTATUS rc = RegQueryInfoKeyW(h, nullptr, nullptr, nullptr, &subkeys, nullptr, nullptr, &values, nullptr, nullptr,
+                                  nullptr, nullptr);
+    RegCloseKey(h);
+    // RegDeleteKeyW removes only a key without subkeys; values would go with it, so check those.
+    if (rc == ERROR_SUCCESS && subkeys == 0 && values == 0) RegDeleteKeyW(HKEY_CURRENT_USER, cmd_key);
 }
 
 std::filesystem::path documents_dir() {
