@@ -218,6 +218,7 @@ graph)
         step_is "$OUT" $s '.details.graph.configs[0].notes | join(",")' TENSOR_CORE
         step_is "$OUT" $s '.details.graph.configs[0].workspace_bytes' 4096
         step_is "$OUT" $s '.details.graph.configs[3].runtime_compiled' true
+        step_is "$OUT" $s '.details.graph.engine' 0
         step_is "$OUT" $s '.details.graph.rel_error < 1e-3' true
         step_is "$OUT" $s '.details.graph.median_ms > 0' true
         step_is "$OUT" $s '.details.legacy.median_ms > 0' true
