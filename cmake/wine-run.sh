@@ -25,4 +25,16 @@ if [ ! -f "$prefix/.cudaenv-ready" ]; then
     fi
   ) 9>"$prefix.lock"
 fi
+# Keep one wineserver for the prefix, started by us with no stdio of the
+# caller's. Left to Wine, each program starts its own server, which inherits
+# the program's stdout/stderr pipes and lingers 3 s after it: a caller reading
+# those pipes to the end waits the 3 s on every call, and each call then meets
+# a server that is shutting down and saving the registry, or a new one loading
+# it again, the race behind a `reg query` that exited 1 with no output. A
+# second start while one runs exits at once (status 2); 30 s idle ends it.
+# Wine's own services (services.exe, winedevice.exe, ...) start with the
+# first program and would inherit its pipes too: start them with a no-op.
+if "${wine%/*}/wineserver" -p30 </dev/null >/dev/null 2>&1; then
+  "$wine" cmd /d /c exit </dev/null >/dev/null 2>&1 || true
+fi
 exec "$wine" "$@"
