@@ -17,11 +17,14 @@ packages=(
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in
 # Debian's non-free component: enable it in a file of its own.
 nonfree=/etc/apt/sources.list.d/cudaenv-non-free.sources
+# The mirror is the one apt already uses on this machine (cmake/debian-mirror.sh).
 if ! grep -rqsE "(^|[[:space:]])non-free([[:space:]]|$)" /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null; then
-  sudo_ tee "$nonfree" >/dev/null <<'SRC'
+  mirror="$(bash "$(dirname "$0")/../cmake/debian-mirror.sh")"
+  codename="$(. /etc/os-release && echo "$VERSION_CODENAME")"
+  sudo_ tee "$nonfree" >/dev/null <<SRC
 Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
+URIs: $mirror
+Suites: $codename $codename-updates
 Components: non-free
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC

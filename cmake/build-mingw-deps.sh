@@ -55,12 +55,14 @@ srcs=/etc/apt/sources.list.d/cudaenv-deb-src.sources
 sources=(zlib xz-utils libarchive curl openssl)
 if ! apt-cache showsrc zlib 2>/dev/null | grep -q '^Package: zlib'; then
   log "adding $srcs and running apt-get update"
-  sudo_ tee "$srcs" >/dev/null <<'EOF'
+  mirror="$(bash "$here/debian-mirror.sh")"
+  codename="$(. /etc/os-release && echo "$VERSION_CODENAME")"
+  sudo_ tee "$srcs" >/dev/null <<EOF
 # Added by cudaenv's cmake/build-mingw-deps.sh: Debian's source packages, from
 # which the mingw-w64 dependencies of the Windows cross build are compiled.
 Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
+URIs: $mirror
+Suites: $codename $codename-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
