@@ -12,6 +12,7 @@ packages=(
   python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
   libcudart11.0
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
+  lmod python3-jupyter-client python3-ipykernel python3-dotenv
 )
 
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in
@@ -48,4 +49,14 @@ if ! command -v pwsh >/dev/null 2>&1 && [ ! -x "$HOME/.dotnet/tools/pwsh" ]; the
   else
     echo "deps: warning: no dotnet SDK; the pwsh tests will be skipped" >&2
   fi
+fi
+
+# Environment Modules for tests/modules: Debian's package conflicts with lmod,
+# so the .deb is only downloaded here; the test unpacks it with dpkg -x.
+em_cache="${XDG_CACHE_HOME:-$HOME/.cache}/cudaenv-ci"
+if ! ls "$em_cache"/environment-modules_*.deb >/dev/null 2>&1; then
+  echo "deps: downloading environment-modules (.deb only, not installed)"
+  mkdir -p "$em_cache"
+  (cd "$em_cache" && apt-get download environment-modules >/dev/null 2>&1) ||
+    echo "deps: warning: could not download environment-modules; tests/modules will fetch it" >&2
 fi

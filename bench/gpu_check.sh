@@ -110,3 +110,8 @@ if t:
           f"fp16 {t['fp16']['median_ms']:.3f} ms ({t['fp16']['tflops']:.1f} TFLOP/s)")
 PY
 cat "$RES/abi.txt" "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md"
+
+# --- clients: CMake with enable_language(CUDA) under `cudaenv exec` of the CUDA 13.0 pair
+# (bench/gpu_cmake_cuda.sh), as it is and with an unrelated nvcc first on PATH.
+bash "$HERE/gpu_cmake_cuda.sh" "$BIN" 13.0 >"$RES/cmake_cuda.txt" 2>&1
+cat "$RES/cmake_cuda.txt"

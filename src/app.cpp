@@ -100,6 +100,8 @@ void register_all_commands(CLI::App& app, Context& ctx) {
     register_uninstall(app, ctx);
     register_check(app, ctx);
     register_doctor(app, ctx);
+    register_export(app, ctx);
+    register_kernel(app, ctx);
 }
 
 }  // namespace cudaenv

@@ -1,4 +1,5 @@
 #include "check/doctor.hpp"
+#include "check/doctor_clients.hpp"
 
 #include <regex>
 
@@ -403,6 +404,7 @@ std::vector<Finding> run_doctor(const DoctorInput& in) {
     out.push_back(path_length_finding(in));
     out.push_back(driver_finding(in));
     out.push_back(python_finding(in));
+    for (auto& f : client_findings(in)) out.push_back(std::move(f));  // frameworks, WSL (doctor_clients.cpp)
     return out;
 }
 

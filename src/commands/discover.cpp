@@ -8,6 +8,7 @@
 #include "core/rehash.hpp"
 #include "commands/table.hpp"
 #include "core/discover.hpp"
+#include "core/wsl.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
 
@@ -24,6 +25,9 @@ void run_discover(Context& ctx, bool add, const std::vector<std::string>& root_a
                 if (!r.empty()) roots.push_back(fsx::absolute_normal(fsx::from_utf8(r)));
     auto& store = ctx.store();
     auto found = discover(roots, store);
+    auto skipped = skip_windows_installs(found, detect_wsl(ctx.env()));  // WSL: never Windows DLLs
+    for (const auto& s : skipped)
+        std::cerr << "cudaenv: skipped " << fsx::to_utf8(s.found.path) << ": " << s.reason << "\n";
     if (add) {
         adopt(found, store);
         store.save_config();
@@ -39,6 +43,12 @@ void run_discover(Context& ctx, bool add, const std::vector<std::string>& root_a
                            {"variant", f.variant},
                            {"path", fsx::to_utf8(f.path)},
                            {"status", f.known ? "known" : (add ? "added" : "new")}});
+        for (const auto& s : skipped)
+            arr.push_back({{"kind", s.found.kind == Found::Kind::toolkit ? "toolkit" : "cudnn"},
+                           {"version", s.found.version.str()},
+                           {"path", fsx::to_utf8(s.found.path)},
+                           {"status", "skipped"},
+                           {"reason", s.reason}});
         std::cout << arr.dump(2) << "\n";
         return;
     }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/for_framework.hpp"
 #include "install/installer.hpp"
 #include "install/mirror.hpp"
 #include "platform/platform.hpp"
@@ -22,6 +23,7 @@ struct InstallArgs {
     std::string sha256;
     bool list = false;
     bool quiet = false;
+    ForOptions for_opts;
 };
 
 void run_install(Context& ctx, const InstallArgs& args) {
@@ -38,14 +40,28 @@ void run_install(Context& ctx, const InstallArgs& args) {
         install::list_mirror(opts, std::cout);
         return;
     }
-    if (args.targets.empty())
+    std::vector<std::string> for_targets;
+    if (!args.for_opts.for_text.empty()) {
+        if (!args.targets.empty()) throw UsageError("give specs or --for, not both");
+        auto c = choose_for_framework(store, args.for_opts);
+        if (c.choice) {
+            std::cerr << "cudaenv: " << c.label << " was " << c.choice->why << "; nothing to install\n"
+                      << "hint: pin it with `cudaenv local " << c.choice->pair.spec() << "`\n";
+            return;
+        }
+        for_targets.push_back(install_spec_for(c.build));
+        std::cerr << "cudaenv: " << c.label << " was built with " << c.build.needs() << "; installing "
+                  << for_targets.back() << "\n";
+    }
+    const auto& targets = for_targets.empty() ? args.targets : for_targets;
+    if (targets.empty())
         throw UsageError("what should be installed?",
                          "cudaenv install 12.6+9.8.0, cudaenv install <archive>..., or cudaenv install --list");
 
     // A spec is a version ("11.8", "12.6+9.8.0"); anything else is an archive file.
     std::vector<Spec> specs;
     std::vector<fs::path> archives;
-    for (const auto& t : args.targets) {
+    for (const auto& t : targets) {
         auto path = fsx::from_utf8(t);
         if (auto spec = Spec::parse(t); spec && !fsx::exists(path)) specs.push_back(*spec);
         else archives.push_back(fsx::absolute_normal(path));
@@ -83,6 +99,7 @@ void register_install(CLI::App& app, Context& ctx) {
     cmd->add_option("--sha256", args->sha256, "Expected SHA-256 of the one archive given");
     cmd->add_flag("--list", args->list, "List the releases the mirror offers");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    add_for_options(cmd, args->for_opts);
     cmd->callback([&ctx, args] { run_install(ctx, *args); });
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/for_framework.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -38,9 +39,17 @@ void register_local(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("local", "Pin this folder (and below) to a pair: writes .cudaenv");
     auto spec = std::make_shared<std::string>();
     auto unset = std::make_shared<bool>(false);
+    auto for_opts = std::make_shared<ForOptions>();
     cmd->add_option("spec", *spec, "The spec to write");
     cmd->add_flag("--unset", *unset, "Remove .cudaenv from this folder");
-    cmd->callback([&ctx, spec, unset] { run_local(ctx, *spec, *unset); });
+    add_for_options(cmd, *for_opts);
+    cmd->callback([&ctx, spec, unset, for_opts] {
+        if (!for_opts->for_text.empty()) {
+            if (!spec->empty()) throw UsageError("give a spec or --for, not both");
+            *spec = spec_for_framework(ctx.store(), *for_opts);
+        }
+        run_local(ctx, *spec, *unset);
+    });
 }
 
 }  // namespace cudaenv

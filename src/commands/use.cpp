@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/for_framework.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
@@ -41,8 +42,15 @@ void register_use(CLI::App& app, Context& ctx) {
                                                  : "Same as use");
         if (std::string(name) == "shell") cmd->group("");
         auto spec = std::make_shared<std::string>();
-        cmd->add_option("spec", *spec, "e.g. 11.8, 12+9, 11.8+8.9.7, 12.4+none, system")->required();
-        cmd->callback([&ctx, spec] { run_use(ctx, *spec); });
+        auto for_opts = std::make_shared<ForOptions>();
+        cmd->add_option("spec", *spec, "e.g. 11.8, 12+9, 11.8+8.9.7, 12.4+none, system");
+        add_for_options(cmd, *for_opts);
+        cmd->callback([&ctx, spec, for_opts] {
+            if (!for_opts->for_text.empty() && !spec->empty()) throw UsageError("give a spec or --for, not both");
+            if (!for_opts->for_text.empty()) *spec = spec_for_framework(ctx.store(), *for_opts);
+            if (spec->empty()) throw UsageError("`cudaenv use` needs a spec or --for", "e.g. cudaenv use 12.4");
+            run_use(ctx, *spec);
+        });
     }
 }
 

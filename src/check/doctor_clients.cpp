@@ -1,0 +1,144 @@
+#include "check/doctor_clients.hpp"
+
+#include <filesystem>
+
+#include "core/frameworks.hpp"
+#include "core/wsl.hpp"
+#include "platform/platform.hpp"
+#include "platform/process.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv::check {
+
+namespace {
+
+// Versions from the installed distributions' metadata: no framework is
+// imported, so this stays fast even with TensorFlow installed.
+const char* dist_probe = R"PY(
+import json
+try:
+    from importlib import metadata
+except ImportError:
+    metadata = None
+r = {}
+for d in ["tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel", "torch", "onnxruntime-gpu",
+          "cupy-cuda11x", "cupy-cuda12x", "jax-cuda12-plugin", "paddlepaddle-gpu"]:
+    try:
+        r[d] = metadata.version(d)
+    except Exception:
+        pass
+print("@@cudaenv-dists " + json.dumps(r))
+)PY";
+
+std::string active_words(const DoctorInput& in) {
+    if (!in.active) return "the active pair is system (none)";
+    return "the active pair is " + in.active->toolkit.version.prefix(2).str() +
+           (in.active->cudnn ? "+" + in.active->cudnn->version.str() : "+none");
+}
+
+}  // namespace
+
+Finding framework_finding(const std::string& dist, const std::string& version, const DoctorInput& in) {
+    Finding f{"framework", Status::ok, "", "", nlohmann::json::object()};
+    std::string name = dist.starts_with("tensorflow") ? "tensorflow" : dist;
+    f.details = {{"name", name}, {"distribution", dist}, {"version", version}};
+    static const auto rows = framework_builds();
+    const std::string os = in.windows ? "windows" : "linux";
+    const FrameworkBuild* build = nullptr;
+    std::string error;
+    try {
+        build = &framework_build_for(rows, parse_framework_request(name + "==" + version), os);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    if (!build) {
+        f.status = Status::warn;
+        f.summary = name + " " + version + ": " + error;
+        return f;
+    }
+    f.details["expects"] = build->needs();
+    f.details["loads"] = build->loads;
+    f.details["source"] = build->source;
+    const std::string head = name + " " + version;
+    if (build->loads == "wheels" || build->loads == "torch-lib") {
+        f.summary = head + " bundles " + build->needs() + " (" +
+                    (build->loads == "wheels" ? "nvidia-* wheels" : "torch\\lib") +
+                    "); the active pair does not change what it loads";
+        return f;
+    }
+    f.summary = head + " expects " + build->needs() + "; " + active_words(in);
+    if (!in.active) {
+        f.status = Status::warn;
+        f.advice = "Pin a pair for it: cudaenv local --for " + name + "==" + version;
+        return f;
+    }
+    const auto& tk = in.active->toolkit.version;
+    bool cuda_major = build->cuda && tk.major() == build->cuda->major();
+    bool cuda_same = cuda_major && (build->cuda->parts().size() < 2 || tk.minor() == build->cuda->minor());
+    bool dnn_major = !build->cudnn || (in.active->cudnn && in.active->cudnn->version.major() == build->cudnn->major());
+    bool dnn_same = !build->cudnn || (dnn_major && (build->cudnn->parts().size() < 2 ||
+                                                    in.active->cudnn->version.minor() == build->cudnn->minor()));
+    if (cuda_same && dnn_same) {
+        f.summary += " (matches)";
+    } else if (cuda_major && dnn_major) {
+        f.status = Status::warn;
+        f.summary += " (same majors, other minors than it was tested with)";
+        f.advice = "It loads the libraries it finds by name; for its tested pair: cudaenv local --for " + name + "==" + version;
+    } else {
+        f.status = Status::fail;
+        f.summary += " (it will not find the libraries it was built for)";
+        f.advice = "Switch to a pair it can load: cudaenv use --for " + name + "==" + version +
+                   " (or pin it for the project: cudaenv local --for " + name + "==" + version + ")";
+    }
+    if (build->unconfirmed) f.details["unconfirmed"] = true;
+    return f;
+}
+
+std::vector<Finding> client_findings(const DoctorInput& in) {
+    std::vector<Finding> out;
+    // Frameworks in the active Python.
+    auto path = in.env("PATH").value_or("");
+    std::optional<std::string> py;
+    for (auto name : {"python3", "python"})
+        if ((py = platform::find_on_path(name, path))) break;
+    if (py) {
+        auto r = platform::run_process({*py, "-c", dist_probe}, platform::environment(), in.python_timeout);
+        auto pos = r.out.find("@@cudaenv-dists ");
+        if (pos != std::string::npos) {
+            auto line = r.out.substr(pos + 16);
+            line = line.substr(0, line.find('\n'));
+            auto j = nlohmann::json::parse(line, nullptr, false);
+            if (j.is_object())
+                for (const auto& [dist, v] : j.items())
+                    if (v.is_string()) out.push_back(framework_finding(dist, v.get<std::string>(), in));
+        }
+    }
+    // WSL2.
+    auto wsl = detect_wsl(in.env);
+    if (wsl.wsl) {
+        Finding f{"wsl", Status::ok, "", "", nlohmann::json::object()};
+        const std::string lib = "/usr/lib/wsl/lib";
+        std::error_code ec;
+        bool driver = std::filesystem::exists(std::filesystem::path(lib) / "libcuda.so", ec) ||
+                      std::filesystem::exists(std::filesystem::path(lib) / "libcuda.so.1", ec);
+        f.details = {{"evidence", wsl.evidence}, {"driver_dir", lib}, {"driver_found", driver}};
+        f.summary = "WSL (" + wsl.evidence + "): the NVIDIA driver comes from Windows through " + lib +
+                    (driver ? " (libcuda.so found)" : " (no libcuda.so there)") +
+                    "; toolkits and cuDNN must be Linux builds";
+        f.advice = "Inside WSL use a Linux toolkit and a Linux cuDNN (cudaenv install, or the Linux archives); "
+                   "Windows ones under " + wsl.mount_root + "/<drive>/ are DLLs a Linux process cannot load. "
+                   "Keep " + lib + " on the library path and do not install a Linux NVIDIA driver inside WSL.";
+        if (!driver) f.status = Status::warn;
+        for (const char* var : {"PATH", "LD_LIBRARY_PATH"})
+            for (const auto& e : split_path_list(in.env(var).value_or(""), PathStyle::posix))
+                if (on_windows_drive(fsx::from_utf8(e), wsl) &&
+                    (e.find("CUDA") != std::string::npos || e.find("CUDNN") != std::string::npos)) {
+                    f.status = Status::warn;
+                    f.summary += "; " + std::string(var) + " holds the Windows folder " + e;
+                }
+        out.push_back(f);
+    }
+    return out;
+}
+
+}  // namespace cudaenv::check

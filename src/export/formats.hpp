@@ -1,0 +1,43 @@
+#pragma once
+// `cudaenv export` formats: one table, one writer per format. Writers take
+// the pairs' variables (export/vars) and write files only through
+// write_file_atomic, after checking that every file they would replace is
+// one they wrote before.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "export/vars.hpp"
+
+namespace cudaenv::exporting {
+
+struct Options {
+    std::optional<std::filesystem::path> out;  // -o
+    std::optional<std::string> default_name;   // --default: module version to mark
+    std::filesystem::path cwd;
+    PathStyle style = PathStyle::posix;
+};
+
+enum class Target { stream_or_file, folder, presets_file };
+
+struct Format {
+    const char* name;
+    const char* summary;
+    Target target;
+    // Returns the text for stdout (empty when everything went to files).
+    std::string (*write)(const std::vector<PairVars>& pairs, const Options& opts);
+};
+
+const std::vector<Format>& formats();
+const Format* find_format(const std::string& name);
+
+// The module version of a pair: "11.8.89-cudnn8.9.7", or "11.8.89" without cuDNN.
+std::string module_version(const PairVars& p);
+
+// Quoting, exposed for the unit tests.
+std::string lua_quote(const std::string& s);
+std::string tcl_quote(const std::string& s);
+std::string dotenv_value(const std::string& s);
+
+}  // namespace cudaenv::exporting

@@ -1,0 +1,40 @@
+#pragma once
+// Jupyter kernelspecs whose argv starts with `cudaenv exec SPEC --`, so the
+// pair reaches the kernel however Jupyter, JupyterHub or VS Code start it.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/activation.hpp"
+
+namespace cudaenv::exporting {
+
+enum class JupyterOs { linux, macos, windows };
+JupyterOs this_jupyter_os();
+
+// Jupyter's user data folder: $JUPYTER_DATA_DIR, else ~/.local/share/jupyter
+// ($XDG_DATA_HOME/jupyter) on Linux, ~/Library/Jupyter on macOS,
+// %APPDATA%\jupyter on Windows (jupyter_core.paths.jupyter_data_dir).
+std::filesystem::path jupyter_data_dir(const EnvReader& env, JupyterOs os, const std::filesystem::path& home);
+// Where kernelspecs go: <data>/kernels, or <prefix>/share/jupyter/kernels.
+std::filesystem::path kernels_dir(const EnvReader& env, const std::optional<std::filesystem::path>& prefix);
+
+// Throws a clear error for a name Jupyter would not accept (it allows
+// letters, digits, '.', '_' and '-'), path separators named first.
+void check_kernel_name(const std::string& name);
+
+struct KernelSpec {
+    std::string name, display_name, spec, python, cudaenv;
+    std::filesystem::path dir;
+};
+
+// Writes <dir>/<name>/kernel.json; refuses to replace a kernelspec cudaenv did not write.
+void write_kernel(const KernelSpec& k);
+// cudaenv's kernelspecs in `dir`.
+std::vector<KernelSpec> list_kernels(const std::filesystem::path& dir);
+// Removes kernel.json of a kernelspec cudaenv wrote (and the folder when
+// nothing else is left in it); refuses any other.
+void remove_kernel(const std::filesystem::path& dir, const std::string& name);
+
+}  // namespace cudaenv::exporting

@@ -1,0 +1,116 @@
+"""cudaenv export: dotenv and github-env read back by real parsers (bash for
+GitHub's NAME<<DELIMITER syntax, python-dotenv where installed), and the bad
+input every format must refuse cleanly: a file where a folder belongs, a
+folder that cannot be written, a spec that matches nothing, an unknown format."""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import Checks, Pairs  # noqa: E402
+
+
+def parse_github_env(text):
+    """GitHub's runner reads NAME=value lines and NAME<<DELIMITER blocks."""
+    out, lines, i = {}, text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line:
+            continue
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delim = line.split("<<", 1)
+            value = []
+            while lines[i] != delim:
+                value.append(lines[i])
+                i += 1
+            i += 1
+            out[name] = "\n".join(value)
+        else:
+            name, value = line.split("=", 1)
+            out[name] = value
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cudaenv", required=True)
+    args = ap.parse_args()
+    c = Checks()
+    p = Pairs(args.cudaenv, prefix="cudaenv-export-")
+    try:
+        want = p.env_json("11.8.89+8.9.7")["set"]  # export names the full spec
+        want = {k: v for k, v in want.items() if not k.startswith("__CUDAENV")}
+
+        # github-env: appended, never replacing what other steps wrote
+        gh = os.path.join(p.tmp, "github_env")
+        open(gh, "w").write("EARLIER=step\n")
+        r = p.run("export", "github-env", "11.8", "-o", gh)
+        c.eq(r.returncode, 0, "github-env: %s" % r.stderr)
+        r = p.run("export", "github-env", "11.8", "-o", gh)
+        got = parse_github_env(open(gh).read())
+        c.eq(got.pop("EARLIER", None), "step", "github-env keeps earlier lines")
+        c.eq(got, want, "github-env gives what `cudaenv env --json` sets")
+
+        # dotenv: a marked block, the rest of the file kept, re-export replaces the block
+        de = os.path.join(p.tmp, ".env")
+        open(de, "w").write("# mine\nMY_VAR=1\n")
+        for spec in ("12.4", "11.8"):
+            r = p.run("export", "dotenv", spec, "-o", de)
+            c.eq(r.returncode, 0, "dotenv %s: %s" % (spec, r.stderr))
+        text = open(de).read()
+        c.true(text.startswith("# mine\nMY_VAR=1\n"), "dotenv keeps the user's lines")
+        c.eq(text.count(">>> cudaenv export"), 1, "one cudaenv block after two exports")
+        try:
+            from dotenv import dotenv_values  # python-dotenv, VS Code's format
+            vals = dict(dotenv_values(de, interpolate=False))
+            vals.pop("MY_VAR", None)
+            c.eq(vals, want, "python-dotenv reads the values back")
+        except ImportError:
+            print("python-dotenv not installed: skipped its read-back")
+        # docker --env-file reads plain values literally: every line NAME=value
+        for line in text.split("\n"):
+            if line and not line.startswith("#"):
+                name, value = line.split("=", 1)
+                if name in want and '"' not in value:
+                    c.eq(value, want[name], "dotenv %s is literal" % name)
+
+        # bad input
+        moddir = os.path.join(p.tmp, "mods")
+        afile = os.path.join(p.tmp, "a file")
+        open(afile, "w").write("x")
+        r = p.run("export", "lmod", "11.8", "-o", afile)
+        c.true(r.returncode != 0 and "is a file" in r.stderr and r.stderr.startswith("cudaenv: error:"),
+               "export into a file refused: %r" % r.stderr)
+        c.eq(open(afile).read(), "x", "the file is untouched")
+        r = p.run("export", "tcl", "11.8", "-o", "/proc/cudaenv-modules")
+        c.true(r.returncode != 0 and "cannot" in r.stderr and r.stderr.startswith("cudaenv: error:"),
+               "unwritable folder refused: %r" % r.stderr)
+        ro = os.path.join(p.tmp, "ro")
+        os.makedirs(ro)
+        os.chmod(ro, 0o555)
+        if os.geteuid() != 0:
+            r = p.run("export", "tcl", "11.8", "-o", ro)
+            c.true(r.returncode != 0 and "cannot" in r.stderr, "read-only folder refused: %r" % r.stderr)
+        r = p.run("export", "lmod", "10.0", "-o", moddir)
+        c.true(r.returncode != 0 and "10.0" in r.stderr, "a spec that matches nothing: %r" % r.stderr)
+        c.true(not os.path.exists(moddir), "nothing written for a spec that matches nothing")
+        r = p.run("export", "lmod", "11.8", "10.0", "-o", moddir)
+        c.true(r.returncode != 0 and not os.path.exists(moddir), "one bad spec among good ones writes nothing")
+        r = p.run("export", "yaml", "11.8")
+        c.true(r.returncode != 0 and "unknown export format" in r.stderr and "cmake-presets" in r.stderr,
+               "unknown format: %r" % r.stderr)
+        r = p.run("export", "lmod", "11.8")
+        c.true(r.returncode != 0 and "-o" in r.stderr, "lmod without -o: %r" % r.stderr)
+        r = p.run("export", "lmod", "11.8", "-o", moddir, "--default", "12.4")
+        c.true(r.returncode != 0 and not os.path.exists(moddir), "--default of a pair not exported: %r" % r.stderr)
+    finally:
+        if not os.environ.get("CUDAENV_TEST_KEEP"):
+            os.chmod(os.path.join(p.tmp, "ro"), 0o755) if os.path.exists(os.path.join(p.tmp, "ro")) else None
+            p.cleanup()
+    return c.done("clients_export")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
