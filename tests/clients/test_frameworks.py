@@ -80,6 +80,12 @@ def main():
         c.eq(open(pin).read(), before, ".cudaenv untouched by the refusals")
         r = p.run("use", "--for", "tensorflow==2.10", env=p.env(CUDAENV_SHELL="bash"), cwd=proj)
         c.true(r.returncode == 0 and "cuda-11.8" in r.stdout, "use --for prints the pair's code: %r" % (r.stdout[:300] + r.stderr))
+        # install --for: nothing when an installed pair fits, else the pair's CUDA + cuDNN
+        if os.path.exists(os.path.join(os.path.dirname(p.cudaenv), "cudaenv-install")):
+            r = p.run("install", "--for", "tensorflow==2.10")
+            c.true(r.returncode == 0 and "nothing to install" in r.stderr, "install --for, installed: %r" % r.stderr)
+            r = p.run("install", "--for", "tensorflow==2.16", "--mirror", os.path.join(p.tmp, "no mirror"))
+            c.true("installing 12.3+8.9" in r.stderr, "install --for asks the installer for 12.3+8.9: %r" % r.stderr)
     finally:
         if not os.environ.get("CUDAENV_TEST_KEEP"):
             p.cleanup()
