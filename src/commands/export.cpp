@@ -61,10 +61,10 @@ void register_export(CLI::App& app, Context& ctx) {
     std::string formats;
     for (const auto& f : exporting::formats()) formats += std::string("\n  ") + f.name + ": " + f.summary;
     cmd->add_option("format", a->format, "The format:" + formats)->required();
-    cmd->add_option("spec", a->specs, "The pairs (default for cmake-presets, dotenv, github-env: one)");
+    cmd->add_option("spec", a->specs, "The pairs (dotenv and github-env: exactly one)");
     cmd->add_flag("--all", a->all, "Every pair, and every toolkit on its own without cuDNN");
     cmd->add_option("-o,--output", a->out, "The file or folder to write (lmod/tcl: a folder; cmake-presets: CMakeUserPresets.json here)");
-    cmd->add_option("--default", a->default_spec, "lmod/tcl: mark this pair as the module's default (.version)");
+    cmd->add_option("--default", a->default_spec, "lmod/tcl: mark this pair as cuda's default (.modulerc.lua for Lmod, .version for Tcl)");
     cmd->callback([&ctx, a] { run_export(ctx, *a); });
 }
 
