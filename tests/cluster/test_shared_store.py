@@ -173,6 +173,15 @@ class SharedStore(Base):
         self.assertIn("pass", line)
         self.assertEqual(tree_digest(self.sys), before)
 
+    def test_admin_check_system_shows_for_users_on_this_node(self):
+        p = self.admin("check", "--system", "12.6+9.8", "--json", *SMALL)
+        self.assertEqual(json.loads(p.stdout)["node"]["host"], socket.gethostname())
+        files = os.listdir(os.path.join(self.sys, "checks"))
+        self.assertEqual([f for f in files if f.endswith(".json")], [f for f in files if not f.endswith(".lock")])
+        line = [l for l in self.user("list").stdout.splitlines() if "12.6.3+9.8.0" in l][0]
+        self.assertIn("pass", line)
+        self.assertFalse(os.path.exists(os.path.join(self.sys, "store.lock")))
+
     def test_every_write_to_the_system_store_is_refused(self):
         before = tree_digest(self.sys)
         cudnn9 = A.cudnn_linux(self.tmp, "9.8.0.87", 12)
