@@ -181,6 +181,11 @@ class SharedStore(Base):
         line = [l for l in self.user("list").stdout.splitlines() if "12.6.3+9.8.0" in l][0]
         self.assertIn("pass", line)
         self.assertFalse(os.path.exists(os.path.join(self.sys, "store.lock")))
+        # The admin removes a pair from the system store; users no longer see it.
+        self.admin("uninstall", "--system", "11.8+8.9.7")
+        self.assertEqual(os.listdir(os.path.join(self.sys, "toolkits")), [])
+        specs = [e["spec"] for e in json.loads(self.user("list", "--json").stdout)["pairs"]]
+        self.assertEqual(specs, ["13.0.1+none", "12.6.3+9.8.0"])
 
     def test_every_write_to_the_system_store_is_refused(self):
         before = tree_digest(self.sys)
