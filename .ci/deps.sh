@@ -14,6 +14,8 @@ packages=(
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
   lmod python3-jupyter-client python3-ipykernel python3-dotenv
 )
+# tests/cluster: a single-node Slurm cluster started by the tests (munged, slurmctld, slurmd; no systemd).
+packages+=(slurm-wlm munge)
 
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in
 # Debian's non-free component: enable it in a file of its own.

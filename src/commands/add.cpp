@@ -13,9 +13,11 @@ namespace cudaenv {
 
 namespace {
 
-void run_add(Context& ctx, const std::string& dir_text) {
+void run_add(Context& ctx, const std::string& dir_text, bool system) {
     auto dir = fsx::absolute_normal(fsx::from_utf8(dir_text));
     if (!fsx::is_dir(dir)) throw Error("'" + dir_text + "' is not a folder");
+    std::unique_ptr<ExclusiveLock> system_lock;  // --system: adopt into the shared system store
+    if (system) system_lock = enter_system_store(ctx, false);
     auto& store = ctx.store();
     if (path_entry_under(fsx::to_utf8(dir), fsx::to_utf8(store.root()), native_path_style()))
         throw Error("'" + fsx::to_utf8(dir) + "' is inside the store; installed pairs are already known",
@@ -43,7 +45,9 @@ void register_add(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("add", "Adopt an existing toolkit or cuDNN folder (it is not copied)");
     auto dir = std::make_shared<std::string>();
     cmd->add_option("dir", *dir, "The folder")->required();
-    cmd->callback([&ctx, dir] { run_add(ctx, *dir); });
+    auto system = std::make_shared<bool>(false);
+    add_system_flag(cmd, *system);
+    cmd->callback([&ctx, dir, system] { run_add(ctx, *dir, *system); });
 }
 
 }  // namespace cudaenv

@@ -7,9 +7,11 @@
 #include <sstream>
 
 #include "check/probe.hpp"
+#include "check/report.hpp"
 #include "check/runner.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
+#include "core/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -23,6 +25,8 @@ struct CheckArgs {
     double timeout = 120;
     std::string shape;
     int runs = 25;
+    bool system = false;
+    std::string report;
 };
 
 std::string render(const check::PairResult& r) {
@@ -39,6 +43,17 @@ std::string render(const check::PairResult& r) {
 }
 
 void run_check(Context& ctx, const CheckArgs& a) {
+    if (!a.report.empty()) {  // merge the --json outputs of many nodes; checks nothing itself
+        if (a.all || !a.specs.empty() || a.system) throw UsageError("--report takes only a folder (and --json)");
+        check::write_report(fsx::from_utf8(a.report), a.json, std::cout);
+        return;
+    }
+    // --system: the system store's pairs, results kept there. Its lock is
+    // taken here only to prove write access, and again just for the writes,
+    // so checks on many nodes at once do not wait for each other.
+    std::unique_ptr<ExclusiveLock> system_lock;
+    if (a.system) system_lock = enter_system_store(ctx, a.json);
+    system_lock.reset();
     auto& store = ctx.store();
     check::RunOptions opts;
     if (a.timeout <= 0) throw UsageError("--timeout must be positive", "e.g. --timeout 60");
@@ -75,14 +90,22 @@ void run_check(Context& ctx, const CheckArgs& a) {
         results.push_back(check::check_pair(p, store, opts));
         if (!a.json) std::cout << render(results.back()) << std::flush;
     }
+    if (a.system) system_lock = lock_system_store(store.root(), true);
     check::save_results(store, results);
+    // Per node too: a shared store spans nodes with other GPUs and drivers.
+    const auto node = check::node_key(results);
+    const auto checked_at = check::utc_now();
+    check::save_node_results(store, node, results, checked_at);
+    system_lock.reset();
 
     bool all_pass = true;
     for (const auto& r : results) all_pass = all_pass && r.pass;
     if (a.json) {
         auto arr = nlohmann::json::array();
         for (const auto& r : results) arr.push_back(r.to_json());
-        std::cout << nlohmann::json{{"pass", all_pass}, {"pairs", arr}}.dump(2) << "\n";
+        std::cout << nlohmann::json{{"pass", all_pass}, {"node", node.to_json()}, {"checked_at", checked_at}, {"pairs", arr}}
+                         .dump(2)
+                  << "\n";
     } else if (results.size() > 1) {
         Table t({"SPEC", "RESULT", "SUMMARY"});
         for (const auto& r : results) t.add({r.spec, r.pass ? "pass" : "FAIL", r.summary});
@@ -117,6 +140,10 @@ void register_check(CLI::App& app, Context& ctx) {
     cmd->add_option("--timeout", a->timeout, "Seconds one pair may take before it counts as hung (default 120)");
     cmd->add_option("--shape", a->shape, "Convolution N x C x H x W x K (default 32x64x56x56x64, 3x3, padding 1)");
     cmd->add_option("--runs", a->runs, "Timed runs per convolution; the median is reported (default 25)");
+    add_system_flag(cmd, a->system);
+    cmd->add_option("--report", a->report,
+                    "Merge the `check --json` outputs (*.json) in this folder, from many nodes, into one node x pair "
+                    "table (Markdown; JSON with --json)");
     cmd->footer("Each pair runs in its own process with that pair's environment. Exit status 0 only if every pair passed.");
     cmd->callback([&ctx, a] { run_check(ctx, *a); });
 

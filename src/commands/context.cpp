@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/system_store.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
 #include "util/fs.hpp"
@@ -11,7 +12,10 @@ namespace cudaenv {
 Context::Context() : cwd_(platform::current_dir()) {}
 
 Store& Context::store() {
-    if (!store_) store_ = std::make_unique<Store>(platform::default_store_root());
+    if (!store_) {
+        store_ = std::make_unique<Store>(platform::default_store_root());
+        attach_system_store(*store_);
+    }
     return *store_;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/activation.hpp"
+#include "core/excl_lock.hpp"
 #include "core/pairs.hpp"
 #include "core/resolve.hpp"
 #include "core/store.hpp"
@@ -24,6 +25,8 @@ class Context {
 public:
     Context();
     Store& store();
+    // Makes `s` the store every later call works on (`--system`: the shared system store).
+    void replace_store(std::unique_ptr<Store> s) { store_ = std::move(s); }
     const std::filesystem::path& cwd() const { return cwd_; }
     EnvReader env() const;
     int exit_code = 0;
@@ -73,6 +76,12 @@ void register_check(CLI::App& app, Context& ctx);
 void register_doctor(CLI::App& app, Context& ctx);
 void register_export(CLI::App& app, Context& ctx);
 void register_kernel(CLI::App& app, Context& ctx);
+
+// --system on install, add, uninstall, check (commands/system_option.cpp):
+// adds the flag; enter_system_store() then makes ctx.store() the shared system
+// store, locked for writing for as long as the returned lock lives.
+void add_system_flag(CLI::App* cmd, bool& flag);
+std::unique_ptr<ExclusiveLock> enter_system_store(Context& ctx, bool quiet);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

@@ -24,9 +24,13 @@ struct InstallArgs {
     bool list = false;
     bool quiet = false;
     ForOptions for_opts;
+    bool system = false;
 };
 
 void run_install(Context& ctx, const InstallArgs& args) {
+    // --system: into the shared system store, held against other admins' installs on any node.
+    std::unique_ptr<ExclusiveLock> system_lock;
+    if (args.system && !args.list) system_lock = enter_system_store(ctx, args.quiet);
     auto& store = ctx.store();
     install::InstallOptions opts;
     opts.quiet = args.quiet;
@@ -100,6 +104,7 @@ void register_install(CLI::App& app, Context& ctx) {
     cmd->add_flag("--list", args->list, "List the releases the mirror offers");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
     add_for_options(cmd, args->for_opts);
+    add_system_flag(cmd, args->system);
     cmd->callback([&ctx, args] { run_install(ctx, *args); });
 }
 

@@ -6,6 +6,7 @@
 
 #include "commands/context.hpp"
 #include "commands/table.hpp"
+#include "core/node_checks.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -13,7 +14,12 @@ namespace cudaenv {
 
 namespace {
 
-std::string where(const fs::path& p, bool managed) { return managed ? "store" : fsx::to_utf8(p); }
+// "store", "shared" (the system store's own folder), or the adopted folder ("... (shared)" when the system store adopted it).
+template <class Record>
+std::string where(const Record& r) {
+    if (r.managed) return r.shared ? "shared" : "store";
+    return fsx::to_utf8(r.path) + (r.shared ? " (shared)" : "");
+}
 
 void run_list(Context& ctx, bool json, bool bare) {
     auto& store = ctx.store();
@@ -33,9 +39,8 @@ void run_list(Context& ctx, bool json, bool bare) {
     auto is_active = [&](const Pair& p) {
         return active_pair && active_pair->toolkit.path == p.toolkit.path && cudnn_path(*active_pair) == cudnn_path(p);
     };
-    auto last_check = [&](const Pair& p) {
-        return store.last_check(p.spec(), fsx::to_utf8(p.toolkit.path), cudnn_path(p));
-    };
+    // The result on this node (a shared store spans nodes with other GPUs and drivers).
+    auto last_check = [&](const Pair& p) { return node_last_check(store, fsx::to_utf8(p.toolkit.path), cudnn_path(p)); };
 
     if (bare) {
         for (const auto& p : pairs) std::cout << p.spec() << "\n";
@@ -48,13 +53,15 @@ void run_list(Context& ctx, bool json, bool bare) {
                              {"active", is_active(p)},
                              {"cuda", {{"version", p.toolkit.version.str()},
                                        {"path", fsx::to_utf8(p.toolkit.path)},
-                                       {"managed", p.toolkit.managed}}},
+                                       {"managed", p.toolkit.managed},
+                                       {"shared", p.toolkit.shared}}},
                              {"cudnn", nullptr}};
             if (p.cudnn)
                 j["cudnn"] = {{"version", p.cudnn->version.str()},
                               {"cuda_major", p.cudnn->cuda_major},
                               {"path", fsx::to_utf8(p.cudnn->path)},
-                              {"managed", p.cudnn->managed}};
+                              {"managed", p.cudnn->managed},
+                              {"shared", p.cudnn->shared}};
             auto check = last_check(p);
             j["check"] = check ? nlohmann::json(*check) : nlohmann::json(nullptr);
             arr.push_back(std::move(j));
@@ -64,7 +71,8 @@ void run_list(Context& ctx, bool json, bool bare) {
             loose.push_back({{"version", c.version.str()},
                              {"cuda_major", c.cuda_major},
                              {"path", fsx::to_utf8(c.path)},
-                             {"managed", c.managed}});
+                             {"managed", c.managed},
+                             {"shared", c.shared}});
         std::cout << nlohmann::json{{"pairs", arr}, {"cudnn_without_toolkit", loose}}.dump(2) << "\n";
         return;
     }
@@ -74,15 +82,16 @@ void run_list(Context& ctx, bool json, bool bare) {
     }
     Table t({"", "SPEC", "CUDA", "CUDNN", "WHERE", "CHECK"});
     for (const auto& p : pairs) {
-        std::string loc = where(p.toolkit.path, p.toolkit.managed);
-        if (p.cudnn && (p.cudnn->managed != p.toolkit.managed || !p.cudnn->managed))
-            loc += " + " + where(p.cudnn->path, p.cudnn->managed);
+        std::string loc = where(p.toolkit);
+        if (p.cudnn && (p.cudnn->managed != p.toolkit.managed || p.cudnn->shared != p.toolkit.shared ||
+                        !p.cudnn->managed))
+            loc += " + " + where(*p.cudnn);
         t.add({is_active(p) ? "*" : "", p.spec(), p.toolkit.version.str(),
                p.cudnn ? p.cudnn->version.str() : "-", loc, last_check(p).value_or("-")});
     }
     for (const auto& c : orphans)
         t.add({"", "-", "-", c.version.str() + (c.cuda_major ? " (for CUDA " + std::to_string(c.cuda_major) + ")" : ""),
-               where(c.path, c.managed), "no toolkit for it"});
+               where(c), "no toolkit for it"});
     std::cout << t.str();
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "core/system_store.hpp"
 #include "install/staging.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -19,6 +20,7 @@ struct UninstallArgs {
     bool force = false;
     bool cudnn_only = false;
     bool quiet = false;
+    bool system = false;
 };
 
 bool same_path(const fs::path& a, const fs::path& b) {
@@ -28,6 +30,8 @@ bool same_path(const fs::path& a, const fs::path& b) {
 void run_uninstall(Context& ctx, const UninstallArgs& args) {
     auto spec = Spec::parse_or_throw(args.spec);
     if (spec.system) throw UsageError("`system` is not installed by cudaenv", "give a version: cudaenv uninstall 11.8");
+    std::unique_ptr<ExclusiveLock> system_lock;  // --system: from the shared system store
+    if (args.system) system_lock = enter_system_store(ctx, args.quiet);
     auto& store = ctx.store();
     auto pair = select_pair(spec, store);
 
@@ -40,6 +44,7 @@ void run_uninstall(Context& ctx, const UninstallArgs& args) {
         toolkit = pair.toolkit;
         if (spec.cudnn_kind == Spec::Cudnn::version) cudnn = pair.cudnn;
     }
+    refuse_shared_change(toolkit ? &*toolkit : nullptr, cudnn ? &*cudnn : nullptr, "uninstall");
 
     // Refuse to pull the active pair out from under the user.
     if (!args.force) {
@@ -107,6 +112,7 @@ void register_uninstall(CLI::App& app, Context& ctx) {
     cmd->add_flag("--cudnn-only", args->cudnn_only, "Remove only the cuDNN of the pair");
     cmd->add_flag("-f,--force", args->force, "Remove even the active pair");
     cmd->add_flag("-q,--quiet", args->quiet, "Say nothing while waiting for another install");
+    add_system_flag(cmd, args->system);
     cmd->callback([&ctx, args] { run_uninstall(ctx, *args); });
 }
 

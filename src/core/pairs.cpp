@@ -1,5 +1,6 @@
 #include "core/pairs.hpp"
 
+#include "core/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -33,10 +34,13 @@ namespace {
 std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
                                          const std::vector<CudnnRecord>& cudnns) {
     auto& pins = store.config().pins;
-    if (auto pin = pins.find(t.version.str()); pin != pins.end()) {
+    std::optional<std::string> pinned;
+    if (auto pin = pins.find(t.version.str()); pin != pins.end()) pinned = pin->second;
+    else pinned = shared_pin(store, t.version.str());  // the system store admin's pin, if the user has none
+    if (pinned) {
         // The same cuDNN version is often there for two CUDA majors: the pin
         // means the build for this toolkit (or one of unknown major).
-        if (auto pv = Version::parse(pin->second))
+        if (auto pv = Version::parse(*pinned))
             for (const auto& c : cudnns)
                 if (c.version.matches(*pv) && (cudnn_fits(c, t) || c.cuda_major == 0)) return c;
     }

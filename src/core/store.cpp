@@ -4,6 +4,7 @@
 #include <regex>
 #include <toml++/toml.h>
 
+#include "core/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -42,6 +43,7 @@ std::vector<ToolkitRecord> Store::toolkits() {
         if (auto v = Version::parse(name); v && fsx::is_dir(it->path())) out.push_back({it->path(), *v, true});
     }
     for (const auto& t : config().toolkits) out.push_back({fsx::from_utf8(t.path), t.version, false});
+    if (shared_) append_shared(*shared_, out);
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.version > b.version; });
     return out;
 }
@@ -63,6 +65,7 @@ std::vector<CudnnRecord> Store::cudnns() {
     }
     for (const auto& c : config().cudnns)
         out.push_back({fsx::from_utf8(c.path), c.variant, c.version, c.cuda_major, false});
+    if (shared_) append_shared(*shared_, out);
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.version > b.version; });
     return out;
 }

@@ -6,7 +6,9 @@
 //   shims/                 session shims (cudaenv.ps1, cudaenv.cmd) and tool shims
 //   cache/, tmp/           downloads and staging for installs
 //   checks.toml            the last `cudaenv check` result per pair
+//   checks/<host>-<id>.json  the last result per pair on each node (core/node_checks.hpp)
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,7 @@ struct ToolkitRecord {
     fs::path path;
     Version version;
     bool managed = false;  // lives in the store (else adopted, never modified)
+    bool shared = false;   // comes from the shared system store (read-only here)
 };
 
 struct CudnnRecord {
@@ -31,6 +34,7 @@ struct CudnnRecord {
     Version version;
     int cuda_major = 0;
     bool managed = false;
+    bool shared = false;  // comes from the shared system store (read-only here)
 };
 
 class Store {
@@ -66,9 +70,15 @@ public:
     std::optional<std::string> last_check(const std::string& pair_spec, const std::string& toolkit_path,
                                           const std::string& cudnn_path);
 
+    // The shared system store layered under this one (core/system_store.hpp):
+    // its toolkits and cuDNNs are listed after this store's, marked shared.
+    void layer_shared(std::unique_ptr<Store> lower) { shared_ = std::move(lower); }
+    Store* shared() const { return shared_.get(); }
+
 private:
     fs::path root_;
     std::optional<Config> config_;
+    std::unique_ptr<Store> shared_;
 };
 
 // Creates the store folder, or throws a clear error when it cannot.

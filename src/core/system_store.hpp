@@ -1,0 +1,44 @@
+#pragma once
+// The shared system store: a store an admin fills (`--system` on install,
+// add, uninstall, check) at $CUDAENV_SYSTEM_ROOT, else /opt/cudaenv
+// (%ProgramData%\cudaenv on Windows), layered read-only under every user's
+// own store. Users see, use and check its pairs; per-user settings (global,
+// pins, mirror) stay in their own store. docs/cluster.md describes it.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/excl_lock.hpp"
+#include "core/store.hpp"
+
+namespace cudaenv {
+
+// Where the system store is (whether or not it exists).
+std::filesystem::path system_store_root();
+
+// Layers the system store under `user` when it exists and is another folder.
+void attach_system_store(Store& user);
+
+// Adds the shared store's records (marked shared) that the user's store does
+// not already list. A shared store whose config.toml cannot be read is left
+// out with one warning naming the file, so the user's own pairs stay usable.
+void append_shared(Store& shared, std::vector<ToolkitRecord>& out);
+void append_shared(Store& shared, std::vector<CudnnRecord>& out);
+
+// The cuDNN the system store's admin pinned for this toolkit version, if any
+// (the user's own pins win; this fills in where the user has none).
+std::optional<std::string> shared_pin(Store& user, const std::string& toolkit_version);
+
+// Throws a clear error when `command` would change a toolkit or cuDNN that
+// lives in the shared store (without --system).
+void refuse_shared_change(const ToolkitRecord* toolkit, const CudnnRecord* cudnn, const std::string& command);
+
+// Opens the system store for writing (creating its folder if needed) and
+// locks it against other admins on any node; throws a one-line error before
+// anything is written when this user cannot write it.
+std::unique_ptr<ExclusiveLock> lock_system_store(const std::filesystem::path& root, bool quiet);
+
+}  // namespace cudaenv

@@ -1,0 +1,25 @@
+#pragma once
+// What a cluster node knows about itself and the few primitives the shared
+// system store's lock needs (see core/excl_lock.hpp): host name, process
+// liveness, exclusive creation of a file, and where the system store lives.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace cudaenv::platform {
+
+// This machine's host name ("node042"), never empty ("unknown" at worst).
+std::string host_name();
+long current_pid();
+// False only when no process with this id exists on this machine.
+bool process_alive(long pid);
+
+// Creates `file` only if it does not exist (O_CREAT|O_EXCL; CreateFileW
+// CREATE_NEW), writes `content`, flushes it to disk. Returns false when the
+// file already exists; throws Error on any other failure (errno text kept).
+bool create_exclusive(const std::filesystem::path& file, const std::string& content);
+
+// $CUDAENV_SYSTEM_ROOT, else /opt/cudaenv (POSIX) or %ProgramData%\cudaenv (Windows).
+std::filesystem::path system_store_root();
+
+}  // namespace cudaenv::platform

@@ -1,0 +1,103 @@
+// The pieces of the shared store: the O_EXCL lock (core/excl_lock), node keys
+// and per-node results (core/node_checks), the shared layering (core/system_store).
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "core/excl_lock.hpp"
+#include "core/node_checks.hpp"
+#include "core/system_store.hpp"
+#include "platform/node.hpp"
+#include "test_support.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+
+namespace {
+void write(const std::filesystem::path& p, const std::string& s) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << s;
+}
+}  // namespace
+
+TEST_CASE("ExclusiveLock") {
+    TempDir t("lock");
+    auto file = t / "store.lock";
+    SUBCASE("holds host and pid, refuses a second holder, removes its file") {
+        {
+            ExclusiveLock lock(file, std::nullopt, true);
+            auto o = read_lock_owner(file);
+            REQUIRE(o);
+            CHECK(o->host == platform::host_name());
+            CHECK(o->pid == platform::current_pid());
+            CHECK_THROWS_AS(ExclusiveLock(file, std::chrono::seconds(0), true), Error);
+        }
+        CHECK_FALSE(fsx::exists(file));
+    }
+    SUBCASE("a lock of a dead process on this host is recovered") {
+        write(file, "cudaenv-lock 1\nhost=" + platform::host_name() + "\npid=99999999\ntoken=dead\nsince=1\nend\n");
+        ExclusiveLock lock(file, std::chrono::seconds(0), true);
+        CHECK(read_lock_owner(file)->pid == platform::current_pid());
+    }
+    SUBCASE("a fresh lock of another host is waited for") {
+        write(file, "cudaenv-lock 1\nhost=elsewhere\npid=1\ntoken=x\nsince=1\nend\n");
+        CHECK_THROWS_AS(ExclusiveLock(file, std::chrono::seconds(0), true), Error);
+        CHECK(read_lock_owner(file)->host == "elsewhere");
+    }
+    SUBCASE("an incomplete file is not an owner") {
+        write(file, "cudaenv-lock 1\nhost=a\npid=3\n");
+        CHECK_FALSE(read_lock_owner(file));
+    }
+}
+
+TEST_CASE("NodeKey") {
+    NodeKey a{"node1", "NVIDIA H200", "580.65.06", "9.0"};
+    auto b = a;
+    b.compute_capability = "";
+    CHECK(a.id() == b.id());  // the compute capability follows from the GPU
+    b.driver = "575.57.08";
+    CHECK(a.id() != b.id());
+    CHECK(a.id().size() == 12);
+    auto c = NodeKey::from_json(a.to_json());
+    CHECK(c.host == a.host);
+    CHECK(c.gpu == a.gpu);
+    CHECK(c.driver == a.driver);
+    CHECK(c.compute_capability == "9.0");
+    CHECK(this_node().host == platform::host_name());
+}
+
+TEST_CASE("save_node_checks") {
+    TempDir t("nodes");
+    Store store(t / "store");
+    auto node = this_node();
+    save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "fail", "load: missing", "", "2026-01-01T00:00:00Z", 1}});
+    save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "pass", "fp32 1 ms", "", "2026-01-02T00:00:00Z", 1},
+                                   {"11.8.0+none", "/tk11", "", "pass", "", "", "2026-01-02T00:00:00Z", 1}});
+    CHECK(node_last_check(store, "/tk", "/dnn") == std::optional<std::string>("pass: fp32 1 ms"));
+    CHECK(node_last_check(store, "/tk11", "") == std::optional<std::string>("pass"));
+    CHECK_FALSE(node_last_check(store, "/tk", ""));
+    auto other = node;
+    other.driver = "another";
+    CHECK(node_checks_file(store, other) != node_checks_file(store, node));
+}
+
+TEST_CASE("shared records") {
+    TempDir t("shared");
+    auto shared = std::make_unique<Store>(t / "system");
+    std::filesystem::create_directories(t / "system" / "toolkits" / "12.6.3");
+    Store user(t / "user");
+    user.layer_shared(std::move(shared));
+    auto tks = user.toolkits();
+    REQUIRE(tks.size() == 1);
+    CHECK(tks[0].shared);
+    CHECK(tks[0].managed);
+    CHECK_THROWS_AS(refuse_shared_change(&tks[0], nullptr, "uninstall"), Error);
+    SUBCASE("a corrupt shared config leaves the shared store out") {
+        write(t / "system" / "config.toml", "[[toolkit]\n");
+        Store u2(t / "user");
+        u2.layer_shared(std::make_unique<Store>(t / "system"));
+        CHECK(u2.toolkits().empty());
+    }
+}
