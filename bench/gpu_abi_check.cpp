@@ -110,3 +110,38 @@ SAME(be::BEHAVIOR_NOTE_RUNTIME_COMPILATION, CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILAT
 SAME(2000, CUDNN_STATUS_BAD_PARAM);
 SAME(3000, CUDNN_STATUS_NOT_SUPPORTED);
 SAME(5000, CUDNN_STATUS_EXECUTION_FAILED);
+
+// Function signatures: ours against the real declaration, parameter by
+// parameter (same count, each of the same size, as the C ABI passes them).
+template <class F>
+struct sig;
+template <class R, class... A>
+struct sig<R (*)(A...)> {
+    static constexpr std::size_t arity = sizeof...(A);
+    static constexpr std::size_t sizes[] = {sizeof(R), sizeof(A)...};
+};
+template <class Ours, class Theirs>
+constexpr bool same_abi() {
+    if constexpr (sig<Ours>::arity != sig<Theirs>::arity) {
+        return false;
+    } else {
+        for (std::size_t i = 0; i <= sig<Ours>::arity; ++i)
+            if (sig<Ours>::sizes[i] != sig<Theirs>::sizes[i]) return false;
+        return true;
+    }
+}
+#define SAME_FN(ours, theirs) static_assert(same_abi<ours, decltype(&theirs)>(), #ours " does not match " #theirs)
+
+SAME(ca::cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeThreadLocal);
+SAME_FN(ca::EventRecord, cudaEventRecord);
+SAME_FN(ca::StreamCreate, cudaStreamCreate);
+SAME_FN(ca::StreamDestroy, cudaStreamDestroy);
+SAME_FN(ca::StreamSynchronize, cudaStreamSynchronize);
+SAME_FN(ca::StreamBeginCapture, cudaStreamBeginCapture);
+SAME_FN(ca::StreamEndCapture, cudaStreamEndCapture);
+SAME_FN(ca::GraphInstantiateWithFlags, cudaGraphInstantiateWithFlags);
+SAME_FN(ca::GraphLaunch, cudaGraphLaunch);
+SAME_FN(ca::GraphExecDestroy, cudaGraphExecDestroy);
+SAME_FN(ca::GraphDestroy, cudaGraphDestroy);
+SAME_FN(dn::SetStream, cudnnSetStream);
+SAME_FN(be::Execute, cudnnBackendExecute);

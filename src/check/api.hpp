@@ -17,12 +17,15 @@ namespace cudaenv::cuda_api {
 using cudaError_t = int;
 using cudaStream_t = void*;
 using cudaEvent_t = void*;
+using cudaGraph_t = void*;
+using cudaGraphExec_t = void*;
 
 inline constexpr int cudaDevAttrComputeCapabilityMajor = 75;
 inline constexpr int cudaDevAttrComputeCapabilityMinor = 76;
 inline constexpr int cudaDevAttrMultiProcessorCount = 16;
 inline constexpr int cudaMemcpyHostToDevice = 1;
 inline constexpr int cudaMemcpyDeviceToHost = 2;
+inline constexpr int cudaStreamCaptureModeThreadLocal = 1;  // enum cudaStreamCaptureMode
 
 extern "C" {
 using RuntimeGetVersion = cudaError_t (*)(int*);
@@ -42,6 +45,16 @@ using EventDestroy = cudaError_t (*)(cudaEvent_t);
 using DeviceSynchronize = cudaError_t (*)();
 using GetErrorString = const char* (*)(cudaError_t);
 using GetErrorName = const char* (*)(cudaError_t);
+// CUDA graphs (stream capture): optional, for the CUDA-graph timing.
+using StreamCreate = cudaError_t (*)(cudaStream_t*);
+using StreamDestroy = cudaError_t (*)(cudaStream_t);
+using StreamSynchronize = cudaError_t (*)(cudaStream_t);
+using StreamBeginCapture = cudaError_t (*)(cudaStream_t, int mode);
+using StreamEndCapture = cudaError_t (*)(cudaStream_t, cudaGraph_t*);
+using GraphInstantiateWithFlags = cudaError_t (*)(cudaGraphExec_t*, cudaGraph_t, unsigned long long flags);
+using GraphLaunch = cudaError_t (*)(cudaGraphExec_t, cudaStream_t);
+using GraphExecDestroy = cudaError_t (*)(cudaGraphExec_t);
+using GraphDestroy = cudaError_t (*)(cudaGraph_t);
 }
 
 }  // namespace cudaenv::cuda_api
@@ -81,6 +94,7 @@ using GetCudartVersion = size_t(CUDAENV_CUDNNAPI*)();
 using GetErrorString = const char*(CUDAENV_CUDNNAPI*)(cudnnStatus_t);
 using Create = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t*);
 using Destroy = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t);
+using SetStream = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, cuda_api::cudaStream_t);
 using CreateTensorDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnTensorDescriptor_t*);
 using SetTensor4dDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnTensorDescriptor_t, int format, int dataType, int n,
                                                                int c, int h, int w);

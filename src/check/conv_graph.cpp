@@ -35,22 +35,10 @@ constexpr std::int64_t uid_x = 1, uid_w = 2, uid_y = 3;
 }  // namespace
 
 GraphConv::GraphConv(const CudaFns& cuda, const CudnnFns& cudnn, cudnn_api::cudnnHandle_t handle, int cudnn_major)
-    : cuda_(cuda), cudnn_(cudnn), handle_(handle), major_(cudnn_major) {}
+    : cuda_(cuda), cudnn_(cudnn), handle_(handle), major_(cudnn_major), memory_(cuda) {}
 
 GraphConv::~GraphConv() {
     for (auto it = owned_.rbegin(); it != owned_.rend(); ++it) cudnn_.backend.destroy(*it);
-    for (auto* b : buffers_) cuda_.free(b);
-    if (start_) cuda_.event_destroy(start_);
-    if (stop_) cuda_.event_destroy(stop_);
-}
-
-void GraphConv::check(const char* call, int status) {
-    if (status == 0) return;
-    std::string text = cudnn_.get_error_string ? cudnn_.get_error_string(status) : "";
-    throw ConvFailure{std::string(call) + " failed: " + cudnn_status_name(major_, status) +
-                          (text.empty() ? "" : " (" + text + ")"),
-                      cudnn_status_advice(major_, status),
-                      {{"call", call}, {"cudnn_status", status}}};
 }
 
 be::Descriptor GraphConv::create(int type) {
@@ -131,12 +119,9 @@ bool GraphConv::finalize_plan(be::Descriptor config, Candidate& c, void* x, void
     check("cudnnBackendGetAttribute",
           cudnn_.backend.get(plan, be::ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, be::TYPE_INT64, 1, &n, &c.workspace));
     void* ws = nullptr;
-    if (c.workspace > 0) {
-        if (cuda_.malloc(&ws, static_cast<size_t>(c.workspace)) != 0) {
-            c.outcome = "its workspace of " + std::to_string(c.workspace) + " bytes does not fit in GPU memory";
-            return false;
-        }
-        buffers_.push_back(ws);
+    if (c.workspace > 0 && !(ws = memory_.try_alloc(static_cast<size_t>(c.workspace)))) {
+        c.outcome = "its workspace of " + std::to_string(c.workspace) + " bytes does not fit in GPU memory";
+        return false;
     }
     auto pack = create(be::VARIANT_PACK_DESCRIPTOR);
     const std::int64_t uids[3] = {uid_x, uid_w, uid_y};
@@ -150,24 +135,21 @@ bool GraphConv::finalize_plan(be::Descriptor config, Candidate& c, void* x, void
     return true;
 }
 
-// One warm-up, then the best of three event-timed runs (what cudnn_frontend's
-// autotuner compares); negative when the plan fails to execute.
-double GraphConv::time_plan(const Candidate& c) {
-    if (cudnn_.backend.execute(handle_, c.plan, c.pack) != 0) return -1;
-    double best = -1;
-    for (int i = 0; i < 3; ++i) {
-        if (cuda_.event_record(start_, nullptr) != 0) return -1;
-        int s = cudnn_.backend.execute(handle_, c.plan, c.pack);
-        if (s != 0 || cuda_.event_record(stop_, nullptr) != 0 || cuda_.event_synchronize(stop_) != 0) return -1;
-        float ms = 0;
-        if (cuda_.event_elapsed_time(&ms, start_, stop_) != 0) return -1;
-        if (best < 0 || ms < best) best = ms;
+// The plan timed as `tune` says, its best amortised batch (cudnn_frontend's
+// autotuner times each run on its own, so an engine that launches more
+// kernels per run pays its launches there); negative when it fails to execute.
+double GraphConv::time_plan(const Candidate& c, const TimingPlan& tune) {
+    try {
+        auto t = time_runs(*events_, tune, [&] { check("cudnnBackendExecute", cudnn_.backend.execute(handle_, c.plan, c.pack)); });
+        if (!t.amortised.empty()) return t.amortised.front();
+        return t.per_call.empty() ? -1 : t.per_call.front();
+    } catch (const ConvFailure&) {
+        return -1;
     }
-    return best;
 }
 
 void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans,
-                               double budget_s) {
+                               double budget_s, const TimingPlan& tune) {
     const auto started = std::chrono::steady_clock::now();
     const int dtype = half ? cudnn_api::CUDNN_DATA_HALF : cudnn_api::CUDNN_DATA_FLOAT;
     const std::int64_t xd[4] = {sh.n, sh.c, sh.h, sh.w};
@@ -205,13 +187,7 @@ void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w,
     set(graph_, be::ATTR_OPERATIONGRAPH_HANDLE, be::TYPE_HANDLE, 1, &handle_);
     check("cudnnBackendFinalize", cudnn_.backend.finalize(graph_));
 
-    auto fail_cuda = [&](const char* call, int code) {
-        if (code != 0)
-            throw ConvFailure{std::string(call) + " failed: " + cuda_error_name(code), cuda_error_advice(code),
-                              {{"call", call}, {"cuda_error", code}}};
-    };
-    fail_cuda("cudaEventCreate", cuda_.event_create(&start_));
-    fail_cuda("cudaEventCreate", cuda_.event_create(&stop_));
+    events_.emplace(cuda_);
 
     // Heuristics mode A's list, then the fallback list's engines not yet seen.
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
@@ -233,7 +209,7 @@ void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w,
                 c.outcome = "skipped: converts its inputs to a lower precision";
             } else if (finalize_plan(config, c, x, w, y)) {
                 ++planned;
-                c.ms = time_plan(c);
+                c.ms = time_plan(c, tune);
                 c.outcome = c.ms >= 0 ? "ok" : "failed to execute";
             }
             tried_.push_back(std::move(c));
@@ -250,7 +226,7 @@ void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w,
                           {{"graph_configs", candidates_json()}}};
 }
 
-int GraphConv::forward() { return cudnn_.backend.execute(handle_, best_->plan, best_->pack); }
+void GraphConv::forward() { check("cudnnBackendExecute", cudnn_.backend.execute(handle_, best_->plan, best_->pack)); }
 
 bool GraphConv::tensor_cores() const { return best_ && has(best_->notes, be::NUMERICAL_NOTE_TENSOR_CORE); }
 

@@ -4,24 +4,20 @@
 // kernels the legacy API's eight algorithms do not reach, so timing only the
 // legacy API would make a healthy pair look slow.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "check/probe_internal.hpp"
+#include "check/conv_support.hpp"
 
 namespace cudaenv::check {
-
-// A failed call or a wrong result in step 4, with its advice.
-struct ConvFailure {
-    std::string summary, advice;
-    nlohmann::json details;
-};
 
 // The convolution y = conv(x, w) as an operation graph, autotuned the way
 // PyTorch's cudnn.benchmark does: the engine configurations of heuristics mode
 // A and then the fallback list, at most `max_plans` that finalize (PyTorch's
-// benchmark_limit, 10), each timed, the fastest kept. Every descriptor and
-// workspace is released by the destructor.
+// benchmark_limit, 10), each timed (`tune`: amortised, so that the host's
+// launch cost of an engine does not decide), the fastest kept. Every
+// descriptor and workspace is released by the destructor.
 class GraphConv {
 public:
     GraphConv(const CudaFns& cuda, const CudnnFns& cudnn, cudnn_api::cudnnHandle_t handle, int cudnn_major);
@@ -32,10 +28,11 @@ public:
     // Throws ConvFailure when the graph cannot be built or no engine runs it.
     // Autotuning stops early once `budget_s` seconds are spent (engines that
     // compile their kernels at run time can take a while to finalize).
-    void build_and_tune(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s);
+    void build_and_tune(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
+                        const TimingPlan& tune);
 
-    // cudnnBackendExecute with the fastest plan; the cudnnStatus.
-    int forward();
+    // cudnnBackendExecute with the fastest plan; throws ConvFailure.
+    void forward();
 
     std::int64_t engine() const { return best_ ? best_->engine : -1; }
     bool tensor_cores() const;  // the chosen engine uses tensor cores (TF32 for float32 data)
@@ -57,13 +54,13 @@ private:
     };
 
     cudnn_api::backend::Descriptor create(int type);
-    void check(const char* call, int status);
+    void check(const char* call, int status) { cudnn_check(cudnn_, major_, call, status); }
     void set(cudnn_api::backend::Descriptor d, int name, int type, std::int64_t count, const void* values);
     cudnn_api::backend::Descriptor tensor(std::int64_t uid, int dtype, const std::int64_t dims[4]);
     std::vector<cudnn_api::backend::Descriptor> heuristics(int mode);
     void describe(cudnn_api::backend::Descriptor config, Candidate& c);
     bool finalize_plan(cudnn_api::backend::Descriptor config, Candidate& c, void* x, void* w, void* y);
-    double time_plan(const Candidate& c);
+    double time_plan(const Candidate& c, const TimingPlan& tune);
 
     const CudaFns& cuda_;
     const CudnnFns& cudnn_;
@@ -71,10 +68,10 @@ private:
     int major_;
     cudnn_api::backend::Descriptor graph_ = nullptr;
     std::vector<cudnn_api::backend::Descriptor> owned_;  // destroyed in reverse order
-    std::vector<void*> buffers_;
+    DeviceMemory memory_;
     std::vector<Candidate> tried_;
     const Candidate* best_ = nullptr;
-    cuda_api::cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::optional<EventPair> events_;
 };
 
 }  // namespace cudaenv::check

@@ -1,9 +1,8 @@
 #include "check/doctor.hpp"
 #include "check/doctor_clients.hpp"
 
-#include <regex>
-
 #include "check/compat.hpp"
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
@@ -12,20 +11,6 @@
 namespace cudaenv::check {
 
 namespace fs = std::filesystem;
-
-nlohmann::json Finding::to_json() const {
-    return {{"topic", topic}, {"status", status_name(status)}, {"summary", summary}, {"advice", advice}, {"details", details}};
-}
-
-std::pair<std::string, std::string> parse_nvidia_smi(const std::string& text) {
-    static const std::regex drv(R"(Driver Version:\s*([0-9]+\.[0-9.]+))");
-    static const std::regex cuda(R"(CUDA Version:\s*([0-9]+\.[0-9]+))");
-    std::smatch m;
-    std::pair<std::string, std::string> out;
-    if (std::regex_search(text, m, drv)) out.first = m[1].str();
-    if (std::regex_search(text, m, cuda)) out.second = m[1].str();
-    return out;
-}
 
 namespace {
 
@@ -44,11 +29,9 @@ std::string unquote(std::string s) {
 
 // A folder's cuDNN: {"9", "libcudnn.so.9.14.0"} or nothing.
 std::optional<std::string> cudnn_in(const std::string& dir, bool windows) {
-    static const std::regex lin(R"(libcudnn\.so\.([0-9]+)(\.[0-9.]+)?)");
-    static const std::regex win(R"(cudnn64_([0-9]+)\.dll)", std::regex::icase);
     std::optional<std::string> best;
     for (const auto& n : names_in(dir)) {
-        if (std::regex_match(n, windows ? win : lin)) {
+        if (cudalibs::cudnn_major_of(n, windows)) {
             if (!best || n.size() > best->size()) best = n;  // the fully versioned name says most
         }
     }
@@ -182,7 +165,8 @@ Finding zlib_finding(const DoctorInput& in) {
         }
     f.status = Status::fail;
     f.summary = "cuDNN " + v.str() + " needs zlibwapi.dll and none is next to it, in System32 or on PATH";
-    f.advice = "Put zlibwapi.dll (64-bit, from zlib 1.2.x's dll_x64 build) into the cuDNN bin folder.";
+    f.advice = "Put zlibwapi.dll (64-bit, from zlib 1.2.x's dll_x64 build) into the cuDNN bin folder; a cuDNN "
+               "installed with `cudaenv install` gets the one shipped beside cudaenv-install.exe.";
     return f;
 }
 
@@ -205,11 +189,7 @@ Finding path_length_finding(const DoctorInput& in) {
 Finding driver_finding(const DoctorInput& in) {
     Finding f{"driver", Status::ok, "", "", nlohmann::json::object()};
     std::string drv, cuda;
-    if (auto text = fsx::read_file("/proc/driver/nvidia/version", 1 << 16)) {
-        static const std::regex re(R"(Kernel Module\s+([0-9]+\.[0-9.]+))");
-        std::smatch m;
-        if (std::regex_search(*text, m, re)) drv = m[1].str();
-    }
+    if (auto v = kernel_driver_version()) drv = *v;
     auto env = platform::environment();
     auto r = platform::run_process({"nvidia-smi"}, env, std::chrono::seconds(20));
     if (r.started && r.exit_code == 0) {

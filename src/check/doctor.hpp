@@ -7,20 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "check/driver.hpp"
 #include "check/result.hpp"
 #include "core/activation.hpp"
 #include "core/pairs.hpp"
 
 namespace cudaenv::check {
 
-struct Finding {
-    std::string topic;
-    Status status = Status::ok;
-    std::string summary;
-    std::string advice;
-    nlohmann::json details = nlohmann::json::object();
-    nlohmann::json to_json() const;
-};
+// One topic of doctor's report: the same five fields as a step of `check`
+// (its name is the topic; --json writes it as "topic").
+using Finding = StepResult;
 
 struct DoctorInput {
     EnvReader env;
@@ -34,8 +30,5 @@ struct DoctorInput {
 };
 
 std::vector<Finding> run_doctor(const DoctorInput& in);
-
-// Reads nvidia-smi's banner: {"580.159.04", "13.0"}; empty strings when absent.
-std::pair<std::string, std::string> parse_nvidia_smi(const std::string& text);
 
 }  // namespace cudaenv::check

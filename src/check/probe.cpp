@@ -3,14 +3,21 @@
 #include "check/probe.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <ostream>
+#include <thread>
 #include <regex>
 
 #include "check/compat.hpp"
+#include "check/driver.hpp"
 #include "check/names.hpp"
 #include "check/probe_internal.hpp"
+#include "core/cudalibs.hpp"
 #include "core/detect.hpp"
 #include "platform/dynlib.hpp"
+#include "platform/lock.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -76,9 +83,9 @@ fs::path find_in(const std::vector<fs::path>& dirs, const std::string& name) {
     return {};
 }
 
-// The first file in `dirs` whose name matches `re` (for libraries whose own
-// major differs from CUDA's, such as libcufft.so.11 in CUDA 12).
-fs::path find_match(const std::vector<fs::path>& dirs, const std::regex& re, std::string& name) {
+// The first file in `dirs` that is toolkit library `lib` (its own major may
+// differ from CUDA's, as libcufft.so.11 in CUDA 12).
+fs::path find_toolkit_library(const std::vector<fs::path>& dirs, const std::string& lib, std::string& name) {
     for (const auto& d : dirs) {
         std::error_code ec;
         std::vector<std::string> names;
@@ -86,7 +93,7 @@ fs::path find_match(const std::vector<fs::path>& dirs, const std::regex& re, std
             names.push_back(fsx::to_utf8(it->path().filename()));
         std::sort(names.begin(), names.end());
         for (const auto& n : names)
-            if (std::regex_match(n, re)) {
+            if (cudalibs::is_toolkit_library(n, lib, platform::is_windows)) {
                 name = n;
                 return d / fsx::from_utf8(n);
             }
@@ -94,23 +101,8 @@ fs::path find_match(const std::vector<fs::path>& dirs, const std::regex& re, std
     return {};
 }
 
-std::string cudart_name(int cuda_major) {
-    if constexpr (platform::is_windows)
-        return "cudart64_" + (cuda_major == 11 ? std::string("110") : std::to_string(cuda_major)) + ".dll";
-    return "libcudart.so." + (cuda_major == 11 ? std::string("11.0") : std::to_string(cuda_major));
-}
-
-std::vector<std::string> cudnn_names(int major) {
-    std::vector<std::string> parts;
-    if (major == 8) parts = {"", "_ops_infer", "_ops_train", "_cnn_infer", "_cnn_train", "_adv_infer", "_adv_train"};
-    else if (major >= 9)
-        parts = {"", "_graph", "_ops", "_cnn", "_adv", "_engines_precompiled", "_engines_runtime_compiled", "_heuristic"};
-    else parts = {""};
-    std::vector<std::string> out;
-    auto m = std::to_string(major);
-    for (const auto& p : parts) out.push_back(platform::is_windows ? "cudnn" + p + "64_" + m + ".dll" : "libcudnn" + p + ".so." + m);
-    return out;
-}
+std::string cudart_name(int cuda_major) { return cudalibs::cudart_name(cuda_major, platform::is_windows); }
+std::vector<std::string> cudnn_names(int major) { return cudalibs::cudnn_names(major, platform::is_windows); }
 
 // ---- Step 1: files ----------------------------------------------------------
 StepResult step_files(Probe& p) {
@@ -118,7 +110,8 @@ StepResult step_files(Probe& p) {
     const auto& tk = *p.tk;
     for (const auto& d : tk.lib_dirs) add_dir(p.tk_dirs, d);
     for (const auto& d : tk.bin_dirs) add_dir(p.tk_dirs, d);
-    for (auto sub : {"lib64", "targets/x86_64-linux/lib", "lib", "bin/x64", "bin"}) add_dir(p.tk_dirs, tk.root / sub);
+    for (const auto& d : cudalibs::toolkit_lib_dirs(tk.root)) add_dir(p.tk_dirs, d);
+    for (const auto& d : cudalibs::toolkit_dll_dirs(tk.root)) add_dir(p.tk_dirs, d);
     add_dir(p.tk_dirs, tk.root);
     if (tk.layout == "debian") add_dir(p.tk_dirs, platform::system_library_dirs().front());
 
@@ -127,19 +120,17 @@ StepResult step_files(Probe& p) {
     // The toolkit's main libraries: reported, and required only from a full
     // toolkit (one with nvcc); runtime-only and pip layouts bring cudart alone.
     bool full = fsx::is_file(tk.root / "bin" / "nvcc") || fsx::is_file(tk.root / "bin" / "nvcc.exe");
-    for (auto lib : {"cublas", "cublasLt", "cufft", "curand", "cusparse", "nvrtc"}) {
-        std::regex re = platform::is_windows ? std::regex(std::string(lib) + "64_[0-9]+\\.dll", std::regex::icase)
-                                             : std::regex("lib" + std::string(lib) + "\\.so\\.[0-9]+");
+    for (const auto& lib : cudalibs::toolkit_libraries()) {
         std::string name;
-        auto path = find_match(p.tk_dirs, re, name);
-        p.files.push_back({name.empty() ? std::string(lib) : name, "toolkit", false, path});
+        auto path = find_toolkit_library(p.tk_dirs, lib, name);
+        p.files.push_back({name.empty() ? lib : name, "toolkit", false, path});
     }
     if (p.dnn) {
         const auto& c = *p.dnn;
         for (const auto& d : c.lib_dirs) add_dir(p.dnn_dirs, d);
         for (const auto& d : c.bin_dirs) add_dir(p.dnn_dirs, d);
         if (c.variant.empty())
-            for (auto sub : {"lib", "lib64", "bin/x64", "bin", "lib/x86_64-linux-gnu"}) add_dir(p.dnn_dirs, c.root / sub);
+            for (const auto& d : cudalibs::cudnn_lib_dirs(c.root)) add_dir(p.dnn_dirs, d);
         if (c.layout == "system")
             for (const auto& d : platform::system_library_dirs()) add_dir(p.dnn_dirs, d);
         for (const auto& n : cudnn_names(c.version.major())) p.files.push_back({n, "cudnn", true, find_in(p.dnn_dirs, n)});
@@ -241,6 +232,19 @@ StepResult step_load(Probe& p) {
         ok &= resolve(p.cudart, c.device_synchronize, "cudaDeviceSynchronize", m);
         ok &= resolve(p.cudart, c.get_error_string, "cudaGetErrorString", m);
         p.cuda_ok = ok;
+        // Optional: without them the convolution is not also timed as a CUDA graph.
+        std::vector<std::string> no_graphs;
+        auto& g = c.graphs;
+        resolve(p.cudart, g.stream_create, "cudaStreamCreate", no_graphs);
+        resolve(p.cudart, g.stream_destroy, "cudaStreamDestroy", no_graphs);
+        resolve(p.cudart, g.stream_synchronize, "cudaStreamSynchronize", no_graphs);
+        resolve(p.cudart, g.begin_capture, "cudaStreamBeginCapture", no_graphs);
+        resolve(p.cudart, g.end_capture, "cudaStreamEndCapture", no_graphs);
+        resolve(p.cudart, g.instantiate, "cudaGraphInstantiateWithFlags", no_graphs);
+        resolve(p.cudart, g.launch, "cudaGraphLaunch", no_graphs);
+        resolve(p.cudart, g.exec_destroy, "cudaGraphExecDestroy", no_graphs);
+        resolve(p.cudart, g.graph_destroy, "cudaGraphDestroy", no_graphs);
+        if (!no_graphs.empty()) r.details["cuda_graph_api_missing"] = no_graphs;
     }
     if (p.cudnn_shim.loaded()) {
         // Every symbol comes from the shim, which forwards to its sub-libraries.
@@ -268,6 +272,8 @@ StepResult step_load(Probe& p) {
         ok &= resolve(l, c.workspace_size, "cudnnGetConvolutionForwardWorkspaceSize", m);
         ok &= resolve(l, c.forward, "cudnnConvolutionForward", m);
         p.cudnn_ok = ok;
+        std::vector<std::string> no_stream;
+        resolve(l, c.set_stream, "cudnnSetStream", no_stream);
         // Optional: a cuDNN without the graph API is still checked through the legacy one.
         std::vector<std::string> no_graph;
         auto& b = c.backend;
@@ -364,16 +370,6 @@ StepResult step_origins(Probe& p) {
 }
 
 // ---- Step 3: versions ---------------------------------------------------------
-std::optional<std::string> driver_version_from_system() {
-    // Linux: the kernel module says "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04 ...".
-    auto text = fsx::read_file("/proc/driver/nvidia/version", 1 << 16);
-    if (!text) return std::nullopt;
-    static const std::regex re(R"(Kernel Module\s+([0-9]+\.[0-9]+(\.[0-9]+)?))");
-    std::smatch m;
-    if (std::regex_search(*text, m, re)) return m[1].str();
-    return std::nullopt;
-}
-
 StepResult step_versions(Probe& p, int& runtime_version, int& driver_version) {
     StepResult r{"versions", Status::ok, "", "", nlohmann::json::object()};
     std::vector<std::string> notes, fails;
@@ -461,7 +457,7 @@ StepResult step_gpu(Probe& p, int runtime_version, int driver_cuda) {
     StepResult r{"gpu", Status::ok, "", "", nlohmann::json::object()};
     const auto& tk = *p.tk;
     const auto& compat = Compat::get();
-    auto sysdrv = driver_version_from_system();
+    auto sysdrv = kernel_driver_version();
     r.details["driver_version"] = sysdrv ? nlohmann::json(*sysdrv) : nlohmann::json(nullptr);
     r.details["driver_cuda"] = driver_cuda ? nlohmann::json(cuda_int_version(driver_cuda)) : nlohmann::json(nullptr);
     const auto* fam = compat.cuda_family(tk.version.major());
@@ -521,6 +517,14 @@ StepResult step_gpu(Probe& p, int runtime_version, int driver_cuda) {
     }
     p.cc_major = mj;
     p.cc_minor = mn;
+    // cudaFree(nullptr) creates the context now (CUDA 11 would at the first
+    // allocation), so that it is never inside the convolution's timed phase.
+    if (int e = p.cuda.free(nullptr); e != 0) {
+        r.status = Status::fail;
+        r.summary = "creating a CUDA context failed: " + cuda_error_name(e);
+        r.advice = cuda_error_advice(e);
+        return r;
+    }
     Version cc({mj, mn});
     r.details["devices"] = count;
     r.details["compute_capability"] = cc.str();
@@ -556,9 +560,37 @@ StepResult step_gpu(Probe& p, int runtime_version, int driver_cuda) {
     return r;
 }
 
+// Ends the process once `timeout_s` of its own work has passed; time spent
+// waiting for the GPU lock is added back with extend().
+class Watchdog {
+public:
+    explicit Watchdog(double timeout_s) {
+        if (timeout_s <= 0) return;
+        deadline_ms_ = now_ms() + static_cast<long long>(timeout_s * 1000);
+        std::thread([this] {
+            while (now_ms() < deadline_ms_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            std::_Exit(probe_timeout_status);
+        }).detach();
+    }
+    void extend(double ms) { deadline_ms_ += static_cast<long long>(ms); }
+
+private:
+    static long long now_ms() {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    std::atomic<long long> deadline_ms_{0};
+};
+
+long long unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace
 
 int run_probe(const ProbeOptions& opts, std::ostream& out) {
+    // Lives as long as the process: its thread may still be watching at exit.
+    static Watchdog* watchdog = new Watchdog(opts.gpu_lock.empty() ? 0 : opts.timeout_s);
     Probe p{opts, out, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, false, false, 0, 0};
     auto skip = [&](const char* step, const std::string& why) { p.emit({step, Status::skip, why, "", nlohmann::json::object()}); };
     p.tk = detect_toolkit(opts.toolkit);
@@ -593,7 +625,31 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         return 0;
     }
     ConvRequest req{false, p.cc_major, p.cc_minor, p.dnn->version.major()};
-    auto conv = run_conv(p.cuda, p.cudnn, opts, req);
+    // cuDNN's first handle loads its kernels, which takes a while: before the
+    // timed phase, so that other pairs time meanwhile. (A failure here is the
+    // conv step's to report.)
+    if (cudnn_api::cudnnHandle_t warm = nullptr; !opts.gpu_lock.empty() && p.cudnn.create(&warm) == 0)
+        p.cudnn.destroy(warm);
+    // The timed phase: with other pairs checked at once, wait for the GPU.
+    std::optional<platform::FileLock> gpu_token;
+    double waited_ms = 0;
+    if (!opts.gpu_lock.empty()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            gpu_token.emplace(opts.gpu_lock, true);
+        } catch (const std::exception&) {
+            // No lock file: time anyway; the parent made it, so this is rare.
+        }
+        waited_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        watchdog->extend(waited_ms);
+    }
+    auto timed = [&](StepResult r, long long from) {
+        if (!opts.gpu_lock.empty()) r.details["gpu_wait_ms"] = waited_ms;
+        r.details["timed_phase_unix_ms"] = {from, unix_ms()};
+        return r;
+    };
+    auto from = unix_ms();
+    auto conv = timed(run_conv(p.cuda, p.cudnn, opts, req), from);
     p.emit(conv);
     // cuDNN loads more libraries once it runs (cuBLAS, NVRTC): look again.
     p.emit(step_origins(p));
@@ -604,7 +660,8 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         return 0;
     }
     req.half = true;
-    p.emit(run_conv(p.cuda, p.cudnn, opts, req));
+    from = unix_ms();
+    p.emit(timed(run_conv(p.cuda, p.cudnn, opts, req), from));
     return 0;
 }
 

@@ -28,7 +28,17 @@ struct ProbeOptions {
     std::string cudnn_variant;
     ConvShape shape;
     int runs = 25;                      // timed runs (median taken); at least 20 by default
+    // When several pairs are checked at once: a lock file each child holds
+    // while it times its convolutions, so only one pair times at a time
+    // while the others load their libraries and create their contexts.
+    std::filesystem::path gpu_lock;
+    // With gpu_lock: the child ends itself (exit status probe_timeout_status)
+    // once its own work, not counting the wait for the lock, passes this.
+    double timeout_s = 0;
 };
+
+// The exit status of a child that ran out of its own time (see timeout_s).
+inline constexpr int probe_timeout_status = 124;
 
 // Every line the probe prints for the parent starts with this.
 inline constexpr const char* probe_marker = "@@cudaenv-probe ";

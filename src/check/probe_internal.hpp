@@ -25,6 +25,24 @@ struct CudaFns {
     cuda_api::EventDestroy event_destroy = nullptr;
     cuda_api::DeviceSynchronize device_synchronize = nullptr;
     cuda_api::GetErrorString get_error_string = nullptr;
+
+    // Stream capture into CUDA graphs (CUDA 11.4 and later): all null when
+    // missing, and then no CUDA-graph timing.
+    struct Graphs {
+        cuda_api::StreamCreate stream_create = nullptr;
+        cuda_api::StreamDestroy stream_destroy = nullptr;
+        cuda_api::StreamSynchronize stream_synchronize = nullptr;
+        cuda_api::StreamBeginCapture begin_capture = nullptr;
+        cuda_api::StreamEndCapture end_capture = nullptr;
+        cuda_api::GraphInstantiateWithFlags instantiate = nullptr;
+        cuda_api::GraphLaunch launch = nullptr;
+        cuda_api::GraphExecDestroy exec_destroy = nullptr;
+        cuda_api::GraphDestroy graph_destroy = nullptr;
+        bool available() const {
+            return stream_create && stream_destroy && stream_synchronize && begin_capture && end_capture &&
+                   instantiate && launch && exec_destroy && graph_destroy;
+        }
+    } graphs;
 };
 
 struct CudnnFns {
@@ -47,6 +65,7 @@ struct CudnnFns {
     cudnn_api::FindConvolutionForwardAlgorithm find_fwd = nullptr;
     cudnn_api::GetConvolutionForwardWorkspaceSize workspace_size = nullptr;
     cudnn_api::ConvolutionForward forward = nullptr;
+    cudnn_api::SetStream set_stream = nullptr;  // optional: for the CUDA-graph timing
 
     // The backend (graph) API, which cuDNN has had since 8.0; all null when
     // this one lacks it, and then only the legacy API is timed.

@@ -19,8 +19,8 @@ Status status_from_name(const std::string& s) {
     return Status::skip;
 }
 
-nlohmann::json StepResult::to_json() const {
-    return {{"step", step}, {"status", status_name(status)}, {"summary", summary}, {"advice", advice},
+nlohmann::json StepResult::to_json(const char* name_key) const {
+    return {{name_key, step}, {"status", status_name(status)}, {"summary", summary}, {"advice", advice},
             {"details", details}};
 }
 

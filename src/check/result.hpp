@@ -1,6 +1,7 @@
 #pragma once
 // What `check` finds for one pair: one result per step, each with a status,
 // a one-line summary, a plain sentence of advice, and details for --json.
+// `doctor` reports its topics with the same type.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -21,7 +22,8 @@ struct StepResult {
     std::string advice;
     nlohmann::json details = nlohmann::json::object();
 
-    nlohmann::json to_json() const;
+    // `name_key` names the first field in JSON: "step" for check, "topic" for doctor.
+    nlohmann::json to_json(const char* name_key = "step") const;
     static StepResult from_json(const nlohmann::json& j);
 };
 

@@ -1,11 +1,15 @@
 #include "check/runner.hpp"
 
+#include <atomic>
 #include <ctime>
 #include <map>
+#include <optional>
+#include <thread>
 #include <sstream>
 #include <toml++/toml.h>
 
 #include "core/activation.hpp"
+#include "platform/lock.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
@@ -109,7 +113,20 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
     return r;
 }
 
-PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
+namespace {
+
+// A child ready to start: its command line and environment, or the result
+// when the pair could not even be planned.
+struct ChildRun {
+    std::vector<std::string> argv;
+    std::vector<std::pair<std::string, std::string>> env;
+    std::chrono::milliseconds kill_after{0};
+    std::optional<PairResult> early;
+};
+
+// Reads the store (not thread-safe): done for every pair before any child starts.
+ChildRun prepare_child(const Pair& pair, Store& store, const RunOptions& opts) {
+    ChildRun run;
     auto spec = pair.spec();
     std::vector<std::string> argv = {fsx::to_utf8(platform::executable_path()), "__probe", "--toolkit",
                                      fsx::to_utf8(pair.toolkit.path)};
@@ -123,12 +140,18 @@ PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
                                                 "x" + std::to_string(s.w) + "x" + std::to_string(s.k)});
     }
     argv.insert(argv.end(), {"--runs", std::to_string(opts.runs)});
+    // With others at once, the child keeps its own timeout (its wait for the
+    // GPU lock not counted); the parent's limit is only the backstop for a
+    // child that cannot keep it.
+    run.kill_after = opts.timeout;
+    if (!opts.gpu_lock.empty()) {
+        argv.insert(argv.end(), {"--gpu-lock", fsx::to_utf8(opts.gpu_lock), "--timeout",
+                                 std::to_string(std::chrono::duration<double>(opts.timeout).count())});
+        run.kill_after = opts.timeout * 8;
+    }
 
     // The child gets exactly what `cudaenv use <spec>` would give a shell.
     auto env = platform::environment();
-    std::string ended;
-    std::string child_err;
-    platform::ProcessResult pr;
     try {
         auto detected = detect_pair(pair);
         auto penv = pair_env(detected, spec);
@@ -150,11 +173,22 @@ PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
         r.steps.push_back({"files", Status::fail, e.what(), "Run `cudaenv list`; forget or re-add the folder.", nlohmann::json::object()});
         r.summary = std::string("files: ") + e.what();
         r.advice = r.steps.back().advice;
-        return r;
+        run.early = r;
+        return run;
     }
-    pr = platform::run_process(argv, env, opts.timeout);
+    run.argv = std::move(argv);
+    run.env = std::move(env);
+    return run;
+}
+
+PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& opts) {
+    if (run.early) return *run.early;
+    auto spec = pair.spec();
+    std::string ended;
+    auto pr = platform::run_process(run.argv, run.env, run.kill_after);
     if (!pr.started) ended = "could not start (" + pr.error + ")";
-    else if (pr.timed_out) ended = "timed out after " + fmt_seconds(std::chrono::duration<double>(opts.timeout).count());
+    else if (pr.timed_out || (!opts.gpu_lock.empty() && pr.exit_code == probe_timeout_status))
+        ended = "timed out after " + fmt_seconds(std::chrono::duration<double>(opts.timeout).count());
     else if (!pr.signal_name.empty()) ended = "crashed (" + pr.signal_name + ")";
     else if (pr.exit_code != 0) ended = "exited with status " + std::to_string(pr.exit_code);
     auto r = assemble(spec, pr.out, pr.err, ended, pair.cudnn.has_value());
@@ -162,6 +196,41 @@ PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
     if (pair.cudnn) r.cudnn_path = fsx::to_utf8(pair.cudnn->path);
     r.seconds = pr.seconds;
     return r;
+}
+
+}  // namespace
+
+PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
+    return run_child(pair, prepare_child(pair, store, opts), opts);
+}
+
+std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
+                                    int max_parallel) {
+    std::vector<PairResult> results(pairs.size());
+    // Windows' run_process starts children with inheritable pipe handles: a
+    // child started meanwhile would inherit another's and hold its output
+    // open. One at a time there until it passes a handle list.
+    if constexpr (platform::is_windows) max_parallel = 1;
+    if (pairs.size() <= 1 || max_parallel <= 1) {
+        for (size_t i = 0; i < pairs.size(); ++i) results[i] = check_pair(pairs[i], store, opts);
+        return results;
+    }
+    RunOptions shared = opts;
+    ensure_writable_dir(store.tmp_dir());
+    shared.gpu_lock = store.tmp_dir() / "check-gpu.lock";
+    // Taken once here so that a lock file that cannot be made fails now, not in every child.
+    { platform::FileLock probe_lock(shared.gpu_lock, true); }
+    std::vector<ChildRun> runs;
+    for (const auto& p : pairs) runs.push_back(prepare_child(p, store, shared));
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> workers;
+    const size_t n = std::min(pairs.size(), static_cast<size_t>(max_parallel));
+    for (size_t w = 0; w < n; ++w)
+        workers.emplace_back([&] {
+            for (size_t i; (i = next++) < pairs.size();) results[i] = run_child(pairs[i], runs[i], shared);
+        });
+    for (auto& t : workers) t.join();
+    return results;
 }
 
 void save_results(Store& store, const std::vector<PairResult>& results) {

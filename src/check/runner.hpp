@@ -17,10 +17,19 @@ struct RunOptions {
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
     std::optional<ConvShape> shape;
     int runs = 25;
+    // Set by check_pairs: the GPU lock the children share (empty: one child, no lock).
+    std::filesystem::path gpu_lock;
 };
 
 // Checks one pair in a child process; never throws for what the child does.
 PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts);
+
+// Checks pairs in children that run at once (at most max_parallel): their
+// libraries load and their contexts start side by side, while a lock file
+// lets only one at a time time its convolutions, so each pair's timings are
+// what it gets alone. Results in the order of `pairs`.
+std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
+                                    int max_parallel = 4);
 
 // Builds a result from what a child printed and how it ended (exposed for tests).
 PairResult assemble(const std::string& spec, const std::string& child_out, const std::string& child_err,

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/update_shims.hpp"
 #include "core/rehash.hpp"
 #include "core/adopt.hpp"
 #include "util/error.hpp"
@@ -29,7 +30,7 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
                     "a cuDNN has include/cudnn_version.h with lib/libcudnn.so.* or bin/cudnn64_*.dll");
     adopt(found, store);
     store.save_config();
-    rehash_or_warn(store);
+    update_shims(ctx);
     for (const auto& f : found)
         std::cout << (f.known ? "already known: " : "added ") << describe(f) << " at " << fsx::to_utf8(f.path)
                   << (f.variant.empty() ? "" : " (" + f.variant + ")") << "\n";

@@ -84,12 +84,11 @@ void run_check(Context& ctx, const CheckArgs& a) {
         pairs.push_back(select_pair(active.spec, store));
     }
 
-    std::vector<check::PairResult> results;
-    for (const auto& p : pairs) {
-        if (!a.json) std::cerr << "checking " << p.spec() << " ...\n";
-        results.push_back(check::check_pair(p, store, opts));
-        if (!a.json) std::cout << render(results.back()) << std::flush;
-    }
+    if (!a.json)
+        for (const auto& p : pairs) std::cerr << "checking " << p.spec() << " ...\n";
+    auto results = check::check_pairs(pairs, store, opts);
+    if (!a.json)
+        for (const auto& r : results) std::cout << render(r);
     if (a.system) system_lock = lock_system_store(store.root(), true);
     check::save_results(store, results);
     // Per node too: a shared store spans nodes with other GPUs and drivers.
@@ -115,7 +114,7 @@ void run_check(Context& ctx, const CheckArgs& a) {
 }
 
 void run_probe_cmd(Context& ctx, const std::string& toolkit, const std::string& cudnn, const std::string& variant,
-                   const std::string& shape, int runs) {
+                   const std::string& shape, int runs, const std::string& gpu_lock, double timeout) {
     check::ProbeOptions o;
     o.toolkit = fsx::from_utf8(toolkit);
     if (!cudnn.empty()) o.cudnn = fsx::from_utf8(cudnn);
@@ -126,6 +125,8 @@ void run_probe_cmd(Context& ctx, const std::string& toolkit, const std::string& 
         o.shape = *s;
     }
     o.runs = runs;
+    if (!gpu_lock.empty()) o.gpu_lock = fsx::from_utf8(gpu_lock);
+    o.timeout_s = timeout;
     ctx.exit_code = check::run_probe(o, std::cout);
 }
 
@@ -139,7 +140,8 @@ void register_check(CLI::App& app, Context& ctx) {
     cmd->add_flag("--json", a->json, "Print JSON");
     cmd->add_option("--timeout", a->timeout, "Seconds one pair may take before it counts as hung (default 120)");
     cmd->add_option("--shape", a->shape, "Convolution N x C x H x W x K (default 32x64x56x56x64, 3x3, padding 1)");
-    cmd->add_option("--runs", a->runs, "Timed runs per convolution; the median is reported (default 25)");
+    cmd->add_option("--runs", a->runs,
+                    "Timed runs per convolution, each per call and then in 3 back-to-back batches (default 25)");
     add_system_flag(cmd, a->system);
     cmd->add_option("--report", a->report,
                     "Merge the `check --json` outputs (*.json) in this folder, from many nodes, into one node x pair "
@@ -152,6 +154,7 @@ void register_check(CLI::App& app, Context& ctx) {
     auto toolkit = std::make_shared<std::string>();
     auto cudnn = std::make_shared<std::string>();
     auto variant = std::make_shared<std::string>();
+    auto gpu_lock = std::make_shared<std::string>();
     auto* probe = app.add_subcommand("__probe", "");
     probe->group("");
     probe->add_option("--toolkit", *toolkit)->required();
@@ -159,7 +162,12 @@ void register_check(CLI::App& app, Context& ctx) {
     probe->add_option("--cudnn-variant", *variant);
     probe->add_option("--shape", p->shape);
     probe->add_option("--runs", p->runs);
-    probe->callback([&ctx, p, toolkit, cudnn, variant] { run_probe_cmd(ctx, *toolkit, *cudnn, *variant, p->shape, p->runs); });
+    probe->add_option("--gpu-lock", *gpu_lock);
+    p->timeout = 0;
+    probe->add_option("--timeout", p->timeout);
+    probe->callback([&ctx, p, toolkit, cudnn, variant, gpu_lock] {
+        run_probe_cmd(ctx, *toolkit, *cudnn, *variant, p->shape, p->runs, *gpu_lock, p->timeout);
+    });
 }
 
 }  // namespace cudaenv

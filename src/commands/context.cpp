@@ -47,7 +47,11 @@ std::vector<EnvChange> Context::plan_for(const std::string& spec_text) {
 }
 
 void Context::refresh_session_shims() {
-    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(store().root())};
+    // The shims call cudaenv, also when cudaenv-install (beside it) writes them.
+    auto exe = platform::executable_path();
+    auto main_exe = exe.parent_path() / fsx::from_utf8(std::string("cudaenv") + platform::exe_suffix());
+    if (exe.filename() != main_exe.filename() && platform::is_executable(main_exe)) exe = main_exe;
+    InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(store().root())};
     auto dir = store().shims_dir();
     auto same = [](const std::filesystem::path& p, const std::string& want) {
         auto have = fsx::read_file(p);

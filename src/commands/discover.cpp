@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/context.hpp"
+#include "commands/update_shims.hpp"
 #include "core/rehash.hpp"
 #include "commands/table.hpp"
 #include "core/discover.hpp"
@@ -31,7 +32,7 @@ void run_discover(Context& ctx, bool add, const std::vector<std::string>& root_a
     if (add) {
         adopt(found, store);
         store.save_config();
-        rehash_or_warn(store);
+        update_shims(ctx);
     }
     if (json) {
         auto arr = nlohmann::json::array();

@@ -30,14 +30,14 @@ void run_doctor_cmd(Context& ctx, bool json) {
     for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
     if (json) {
         auto arr = nlohmann::json::array();
-        for (const auto& f : findings) arr.push_back(f.to_json());
+        for (const auto& f : findings) arr.push_back(f.to_json("topic"));
         std::cout << nlohmann::json{{"ok", !failed}, {"findings", arr}}.dump(2) << "\n";
     } else {
         Table t({"TOPIC", "STATUS", "FINDING"});
-        for (const auto& f : findings) t.add({f.topic, check::status_name(f.status), f.summary});
+        for (const auto& f : findings) t.add({f.step, check::status_name(f.status), f.summary});
         std::cout << t.str();
         for (const auto& f : findings)
-            if (!f.advice.empty() && f.status != check::Status::skip) std::cout << "\n" << f.topic << ": " << f.advice << "\n";
+            if (!f.advice.empty() && f.status != check::Status::skip) std::cout << "\n" << f.step << ": " << f.advice << "\n";
     }
     ctx.exit_code = failed ? 1 : 0;
 }

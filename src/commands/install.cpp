@@ -5,6 +5,7 @@
 
 #include "commands/context.hpp"
 #include "commands/for_framework.hpp"
+#include "commands/update_shims.hpp"
 #include "install/installer.hpp"
 #include "install/mirror.hpp"
 #include "platform/platform.hpp"
@@ -75,6 +76,7 @@ void run_install(Context& ctx, const InstallArgs& args) {
     if (!archives.empty()) {
         if (!args.components.empty()) throw UsageError("--components is for installs from a mirror");
         install::install_archives(store, archives, opts, std::cout);
+        update_shims(ctx);
         return;
     }
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
@@ -83,6 +85,7 @@ void run_install(Context& ctx, const InstallArgs& args) {
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");
         install::install_spec(store, spec, opts, std::cout);
     }
+    update_shims(ctx);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ namespace {
 
 void run_rehash(Context& ctx, bool quiet) {
     auto r = rehash(ctx.store());
+    ctx.refresh_session_shims();
     if (quiet) return;
     std::cout << r.total << " tool shim(s) in " << fsx::to_utf8(r.dir);
     if (!r.added.empty()) std::cout << "; added " << str::join(r.added, ", ");

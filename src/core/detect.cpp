@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
@@ -59,36 +60,16 @@ std::optional<int> define_value(const std::string& text, const std::string& name
     return std::nullopt;
 }
 
-// std::regex construction dominates a shim call's own work, and the
-// case-insensitive Windows patterns cost most: build those only when a name
-// could match at all.
-bool any_starts_with_icase(const std::vector<std::string>& names, std::string_view prefix) {
+// Library names are the module's (core/cudalibs.hpp); plain string tests,
+// because every tool shim call detects its pair.
+using cudalibs::is_linux_lib;
+using cudalibs::linux_lib_full_version;
+
+// The first cudart64_<digits>.dll / cudnn64_<digits>.dll in `names`.
+std::optional<std::string> find_dll(const std::vector<std::string>& names, std::string_view prefix) {
     for (const auto& n : names)
-        if (str::starts_with_icase(n, prefix)) return true;
-    return false;
-}
-
-// lib<x>\.so(\.[0-9.]+)? and lib<x>\.so\.x\.y\.z by plain string tests: every tool
-// shim call detects its pair, and building std::regex objects for these cost
-// more than all the rest of that work. `base` is "libcudart.so", "libcudnn.so".
-bool is_linux_lib(std::string_view n, std::string_view base) {
-    if (!n.starts_with(base)) return false;
-    auto rest = n.substr(base.size());
-    if (rest.empty()) return true;
-    return rest.size() >= 2 && rest[0] == '.' && rest.substr(1).find_first_not_of("0123456789.") == std::string_view::npos;
-}
-
-// The x.y.z of <base>.x.y.z.
-std::optional<Version> linux_lib_full_version(std::string_view n, std::string_view base) {
-    if (!n.starts_with(base) || n.size() <= base.size() || n[base.size()] != '.') return std::nullopt;
-    auto v = Version::parse(n.substr(base.size() + 1));
-    if (!v || v->parts().size() != 3) return std::nullopt;
-    return v;
-}
-
-const std::regex& win_cudart() {
-    static const std::regex re(R"(cudart64_([0-9]+)\.dll)", std::regex::icase);
-    return re;
+        if (cudalibs::windows_dll_digits(n, prefix)) return n;
+    return std::nullopt;
 }
 
 bool is_system_lib_dir(const fs::path& p) {
@@ -173,13 +154,11 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
     bool has_runtime = false;
     std::string lib_version_name;
-    std::smatch m;
 
     // Windows: DLLs in bin (CUDA <= 12) or bin\x64 (CUDA 13).
-    for (auto sub : {fs::path("bin") / "x64", fs::path("bin")}) {
-        auto names = list_names(dir / sub);
-        if (!any_starts_with_icase(names, "cudart64_")) continue;
-        if (auto n = find_name(names, win_cudart(), &m)) {
+    for (const auto& sub : cudalibs::toolkit_dll_dirs(dir)) {
+        auto names = list_names(sub);
+        if (auto n = find_dll(names, cudalibs::windows_cudart)) {
             tk.windows = true;
             has_runtime = true;
             if (lib_version_name.empty()) lib_version_name = *n;
@@ -187,15 +166,16 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     }
     // Linux library folders, most specific first.
     bool debian = fsx::to_utf8(dir.filename()) == "nvidia-cuda-toolkit";
-    std::vector<fs::path> lib_candidates = {dir / "lib64", dir / "targets" / "x86_64-linux" / "lib", dir / "lib", dir};
+    std::vector<fs::path> lib_candidates = cudalibs::toolkit_lib_dirs(dir);
+    lib_candidates.push_back(dir);
     if (debian) lib_candidates.insert(lib_candidates.begin(), platform::system_library_dirs().front());
     for (const auto& ld : lib_candidates) {
         auto names = list_names(ld);
-        if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, "libcudart.so"); })) continue;
+        if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, cudalibs::linux_cudart); })) continue;
         has_runtime = true;
         if (!is_system_lib_dir(ld) && tk.lib_dirs.empty()) tk.lib_dirs.push_back(ld);
         for (const auto& n : names)
-            if (lib_version_name.empty() && linux_lib_full_version(n, "libcudart.so")) lib_version_name = n;
+            if (lib_version_name.empty() && linux_lib_full_version(n, cudalibs::linux_cudart)) lib_version_name = n;
         if (ld == dir) tk.layout = "runtime-only";
     }
     if (!has_nvcc && !has_runtime) return std::nullopt;
@@ -234,14 +214,11 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         tk.layout = "pip";
     }
     if (tk.version.empty() && !lib_version_name.empty()) {
-        if (auto full = linux_lib_full_version(lib_version_name, "libcudart.so")) {
+        if (auto full = linux_lib_full_version(lib_version_name, cudalibs::linux_cudart)) {
             tk.version = *full;
-        } else if (std::regex_match(lib_version_name, m, win_cudart())) {
+        } else if (auto digits = cudalibs::windows_dll_digits(lib_version_name, cudalibs::windows_cudart)) {
             // cudart64_110.dll is every 11.x; cudart64_12.dll every 12.x.
-            auto digits = m[1].str();
-            int major = 0;
-            str::parse_int(digits.size() == 3 ? digits.substr(0, 2) : digits, major);
-            tk.version = Version({major});
+            tk.version = Version({cudalibs::cuda_major_of_cudart_digits(*digits)});
         }
         tk.version_source = lib_version_name;
     }
@@ -258,22 +235,17 @@ struct CudnnFiles {
     bool windows = false;
 };
 
-const std::regex& win_cudnn() {
-    static const std::regex re(R"(cudnn64_([0-9]+)\.dll)", std::regex::icase);
-    return re;
-}
-
 void scan_lib_dir(const fs::path& d, CudnnFiles& f) {
     auto names = list_names(d);
-    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, "libcudnn.so"); })) {
+    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, cudalibs::linux_cudnn); })) {
         f.lib_dirs.push_back(d);
         for (const auto& n : names)
-            if (linux_lib_full_version(n, "libcudnn.so")) {
+            if (linux_lib_full_version(n, cudalibs::linux_cudnn)) {
                 f.lib_version_name = n;
                 break;
             }
     }
-    if (auto n = any_starts_with_icase(names, "cudnn64_") ? find_name(names, win_cudnn()) : std::nullopt) {
+    if (auto n = find_dll(names, cudalibs::windows_cudnn)) {
         f.bin_dirs.push_back(d);
         f.windows = true;
         if (f.lib_version_name.empty()) f.lib_version_name = *n;
@@ -339,8 +311,7 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         c.variant = variant;
         c.layout = "installer";
         auto v = fsx::from_utf8(variant);
-        scan_lib_dir(dir / "bin" / v / "x64", f);
-        scan_lib_dir(dir / "bin" / v, f);
+        for (const auto& d : cudalibs::cudnn_installer_dll_dirs(dir, variant)) scan_lib_dir(d, f);
         // Older installers (v9.1..v9.4) may keep one include\ for all subfolders.
         includes = {dir / "include" / v, dir / "include"};
         if (auto vv = Version::parse(variant)) {
@@ -349,9 +320,8 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         }
     } else {
         bool flat_system = is_system_lib_dir(dir);
-        for (auto sub : {fs::path("bin") / "x64", fs::path("bin"), fs::path("lib64"), fs::path("lib"),
-                         fs::path("lib") / "x86_64-linux-gnu", fs::path()})
-            scan_lib_dir(sub.empty() ? dir : dir / sub, f);
+        for (const auto& d : cudalibs::cudnn_lib_dirs(dir)) scan_lib_dir(d, f);
+        scan_lib_dir(dir, f);
         includes = {dir / "include", dir / "include" / "x86_64-linux-gnu"};
         if (flat_system || dir == fs::path("/usr")) {
             c.layout = "system";
@@ -378,9 +348,9 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         c.layout = "pip";
     }
     if (c.version.empty() && !f.lib_version_name.empty()) {
-        std::smatch m;
-        if (auto full = linux_lib_full_version(f.lib_version_name, "libcudnn.so")) c.version = *full;
-        else if (std::regex_match(f.lib_version_name, m, win_cudnn())) c.version = *Version::parse(m[1].str());
+        if (auto full = linux_lib_full_version(f.lib_version_name, cudalibs::linux_cudnn)) c.version = *full;
+        else if (auto digits = cudalibs::windows_dll_digits(f.lib_version_name, cudalibs::windows_cudnn))
+            c.version = *Version::parse(*digits);
         // The installer's folder (CUDNN\v9.4) says more than cudnn64_9.dll does.
         auto name = fsx::to_utf8(dir.filename());
         if (c.layout == "installer" && name.size() > 1 && (name[0] == 'v' || name[0] == 'V'))

@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "core/detect.hpp"
 #include "install/archive.hpp"
@@ -92,6 +93,24 @@ void install_toolkit(Store& store, const std::string& version, const std::vector
     out << "installed CUDA " << version << " (" << str::join(names, ", ") << ") in " << fsx::to_utf8(target) << "\n";
 }
 
+// cuDNN 8.3 to 8.9 for Windows load zlibwapi.dll, which NVIDIA's archives do
+// not ship (docs/install.md): the one built with cudaenv (zlibwapi/) goes
+// beside its DLLs, from beside this program.
+void add_zlibwapi(const fs::path& staging, const Version& version, const std::string& platform) {
+    if (!platform.starts_with("windows") || version.major() != 8 || version.minor() < 3) return;
+    const auto bin = staging / "bin";
+    if (fsx::exists(bin / "zlibwapi.dll")) return;
+    const auto dll = platform::executable_path().parent_path() / "zlibwapi.dll";
+    if (!fsx::is_file(dll)) {
+        spdlog::warn("cuDNN {} needs zlibwapi.dll, and {} is missing: put zlibwapi.dll (64-bit) into {}",
+                     version.str(), fsx::to_utf8(dll), fsx::to_utf8(bin));
+        return;
+    }
+    std::error_code ec;
+    fs::copy_file(dll, bin / "zlibwapi.dll", ec);
+    if (ec) throw Error("cannot copy zlibwapi.dll into '" + fsx::to_utf8(bin) + "': " + ec.message());
+}
+
 // Installs one cuDNN archive into cudnn/<version>_cuda<N>.
 void install_cudnn(Store& store, const Source& s, const Version& version, int cuda_major, const std::string& platform,
                    const InstallOptions& opts, std::ostream& out) {
@@ -105,6 +124,7 @@ void install_cudnn(Store& store, const Source& s, const Version& version, int cu
     std::set<std::string> symlinks;
     extract_one(s, staging.dir, "", symlinks, opts);
     validate_cudnn(staging.dir, version, platform);
+    add_zlibwapi(staging.dir, version, platform);
     commit(store, staging.dir, target);
     staging.dir.clear();
     out << "installed cuDNN " << version.prefix(3).str() << " for CUDA " << cuda_major << " in "
@@ -341,15 +361,36 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
 }
 
 void list_mirror(const InstallOptions& opts, std::ostream& out) {
+    // Written only once everything was read: an error leaves stdout empty.
+    std::ostringstream text;
     Mirror mirror(opts.mirror, opts.quiet);
-    out << "mirror: " << mirror.location() << "\n";
+    text << "mirror: " << mirror.location() << "\n";
+    const auto platform = host_platform();
     for (const char* product : {"cuda", "cudnn"}) {
-        out << (std::string(product) == "cuda" ? "CUDA toolkits:" : "cuDNN:");
+        const bool cudnn = std::string(product) == "cudnn";
+        text << (cudnn ? "cuDNN:" : "CUDA toolkits:");
         auto rs = mirror.releases(product);
-        if (rs.empty()) out << " none";
-        for (const auto& r : rs) out << " " << r.str();
-        out << "\n";
+        if (rs.empty()) text << " none";
+        for (const auto& r : rs) {
+            text << " " << r.str();
+            if (!cudnn) continue;
+            // Each cuDNN release comes in one build per CUDA major: say which, for this platform.
+            auto m = Manifest::parse(mirror.manifest_text(product, r.str()), "redistrib_" + r.str() + ".json", r.str(),
+                                     product);
+            std::vector<int> majors;
+            if (auto it = m.components.find("cudnn"); it != m.components.end())
+                for (const auto& a : it->second.artifacts)
+                    if (a.platform == platform && a.cuda_major > 0 &&
+                        std::find(majors.begin(), majors.end(), a.cuda_major) == majors.end())
+                        majors.push_back(a.cuda_major);
+            std::sort(majors.begin(), majors.end());
+            std::vector<std::string> names;
+            for (int v : majors) names.push_back(std::to_string(v));
+            text << (names.empty() ? " (no build for " + platform + ")" : " (CUDA " + str::join(names, ", ") + ")");
+        }
+        text << "\n";
     }
+    out << text.str();
 }
 
 }  // namespace cudaenv::install

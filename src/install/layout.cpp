@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "core/cudalibs.hpp"
 #include "core/detect.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -28,19 +29,7 @@ std::optional<ArchiveName> parse_archive_name(const std::string& file_name) {
 }
 
 std::vector<std::string> cudnn_required_libraries(int major, bool windows) {
-    std::vector<std::string> stems;
-    if (major == 8) {
-        stems = {"cudnn"};
-        for (const char* part : {"ops", "cnn", "adv"})
-            for (const char* kind : {"infer", "train"}) stems.push_back(std::string("cudnn_") + part + "_" + kind);
-    } else {
-        stems = {"cudnn",       "cudnn_graph", "cudnn_ops", "cudnn_cnn", "cudnn_adv", "cudnn_engines_precompiled",
-                 "cudnn_engines_runtime_compiled", "cudnn_heuristic"};
-    }
-    std::vector<std::string> out;
-    auto m = std::to_string(major);
-    for (const auto& s : stems) out.push_back(windows ? s + "64_" + m + ".dll" : "lib" + s + ".so." + m);
-    return out;
+    return cudalibs::cudnn_names(major, windows);
 }
 
 namespace {

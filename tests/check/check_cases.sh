@@ -72,6 +72,21 @@ pass9)
     step_is "$OUT" conv .details.tf32_possible true
     step_is "$OUT" conv .details.runs 20
     step_is "$OUT" conv '.details.rel_error < 1e-3' true
+    # Timed per call, amortised (the headline) and as a CUDA graph, each way.
+    for s in conv conv_fp16; do
+        step_is "$OUT" $s .details.timing.per_call.runs 20
+        step_is "$OUT" $s .details.timing.amortised.batches 3
+        step_is "$OUT" $s .details.timing.amortised.calls_per_batch 20
+        step_is "$OUT" $s '.details.median_ms == .details.timing.amortised.median_ms' true
+        step_is "$OUT" $s '.details.amortised_ms == .details.median_ms' true
+        step_is "$OUT" $s '.details.per_call_ms == .details.timing.per_call.median_ms' true
+        step_is "$OUT" $s '.details.timing.cuda_graph.launches' 3
+        step_is "$OUT" $s '.details.cuda_graph_ms > 0' true
+        step_is "$OUT" $s '.details.legacy.timing.amortised.median_ms == .details.legacy.median_ms' true
+        step_is "$OUT" $s '.details.graph.timing.per_call.runs' 20
+    done
+    has "$(step "$OUT" conv .summary)" "ms per call"
+    step_is "$OUT" load '.details | has("cuda_graph_api_missing")' false
     step_is "$OUT" conv_fp16 .details.dtype float16
     step_is "$OUT" origins '[.details.loaded[] | select(.origin == "pair")] | length > 8' true
     has "$(cat "$CUDAENV_ROOT/checks.toml")" "status = 'pass'"
@@ -397,6 +412,49 @@ PY
     has "$OUT" "brings its own CUDA runtime and cuDNN"
     run 0 "$BIN" doctor
     has "$OUT" "system (no pair active)"
+    ;;
+parallel)
+    # check --all: children load side by side (each fake runtime sleeps 1.5 s
+    # when loaded, as a real runtime and driver take about that), while only
+    # one at a time times its convolutions.
+    setup11
+    setup12
+    mk_toolkit "$T/cuda-12.6.2" 12 12.6.2
+    mk_toolkit "$T/cuda-12.6.1" 12 12.6.1
+    run 0 "$BIN" add "$T/cuda-12.6.2"
+    run 0 "$BIN" add "$T/cuda-12.6.1"
+    start=$(date +%s%N)
+    FAKECUDA_LOAD_SLEEP_MS=1500 run 0 "$BIN" check --all --json "${SMALL[@]}"
+    wall=$(( ($(date +%s%N) - start) / 1000000 ))
+    jq_is "$OUT" '.pairs | length' 4
+    jq_is "$OUT" '[.pairs[].status] | unique | join(",")' pass
+    # One after another they would take 4 x 1.5 s of loading alone.
+    [ "$wall" -lt 5500 ] || fail "check --all of 4 pairs took $wall ms: the children did not overlap"
+    jq_is "$OUT" '([.pairs[].seconds] | add) > 1.5 * '"$wall"' / 1000' true
+    # Every timed phase (conv, conv_fp16) of every pair, sorted by start: none
+    # starts before the previous one ended, unless both are the same pair's.
+    jq_is "$OUT" '[.pairs[] | .spec as $s | .steps[] | select(.step == "conv" or .step == "conv_fp16")
+                   | {s: $s, a: .details.timed_phase_unix_ms[0], b: .details.timed_phase_unix_ms[1]}]
+                  | length' 8
+    jq_is "$OUT" '[.pairs[] | .spec as $s | .steps[] | select(.step == "conv" or .step == "conv_fp16")
+                   | {s: $s, a: .details.timed_phase_unix_ms[0], b: .details.timed_phase_unix_ms[1]}]
+                  | sort_by(.a) | . as $p | [range(1; length) | select($p[.].a < $p[. - 1].b)] | length' 0
+    # Someone waited for the GPU: the phases really were serialized, not merely apart.
+    jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv") | .details.gpu_wait_ms] | max > 0' true
+    # Alone, a pair takes no lock and waits for nothing.
+    run 0 "$BIN" check 12.6.3 --json "${SMALL[@]}"
+    step_is "$OUT" conv '.details | has("gpu_wait_ms")' false
+    ;;
+parallel_hang)
+    # A hung pair among others is cut off at its own timeout, not at the
+    # others' total, and the others still finish.
+    setup11
+    setup12
+    start=$(date +%s)
+    FAKECUDNN_HANG=cudnnFindConvolutionForwardAlgorithm run 1 "$BIN" check --all --json --timeout 3 "${SMALL[@]}"
+    [ $(( $(date +%s) - start )) -lt 20 ] || fail "the hang was not cut off"
+    jq_is "$OUT" '[.pairs[] | .steps[] | select(.step == "conv") | .summary] | unique | join(",")' \
+        "the check process timed out after 3.00 s during this step"
     ;;
 debian_cudart11)
     # The real CUDA 11.8 runtime from Debian non-free `libcudart11.0`.

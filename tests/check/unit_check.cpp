@@ -4,12 +4,17 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "check/compat.hpp"
+#include "check/conv_support.hpp"
+#include "check/driver.hpp"
 #include "check/doctor.hpp"
 #include "check/names.hpp"
 #include "check/probe.hpp"
 #include "check/probe_internal.hpp"
 #include "check/runner.hpp"
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/embedded.hpp"
@@ -151,6 +156,72 @@ TEST_CASE("assemble blames the step a crashed child was in") {
                                      R"({"step":"conv","status":"skip"})" + "\n",
                             "", "", false);
     CHECK(nocudnn.pass);
+}
+
+TEST_CASE("library names per OS and major") {
+    using namespace cudaenv::cudalibs;
+    CHECK(cudart_name(11, false) == "libcudart.so.11.0");
+    CHECK(cudart_name(12, false) == "libcudart.so.12");
+    CHECK(cudart_name(11, true) == "cudart64_110.dll");
+    CHECK(cudart_name(13, true) == "cudart64_13.dll");
+    CHECK(cudnn_names(8, false).size() == 7);
+    CHECK(cudnn_names(9, false).size() == 8);
+    CHECK(cudnn_names(9, false).front() == "libcudnn.so.9");
+    CHECK(cudnn_names(9, true)[1] == "cudnn_graph64_9.dll");
+    CHECK(is_linux_lib("libcudnn.so.9.14.0", linux_cudnn));
+    CHECK(is_linux_lib("libcudnn.so", linux_cudnn));
+    CHECK_FALSE(is_linux_lib("libcudnn_ops.so.9", linux_cudnn));
+    CHECK(linux_lib_full_version("libcudart.so.12.6.77", linux_cudart)->str() == "12.6.77");
+    CHECK_FALSE(linux_lib_full_version("libcudart.so.12", linux_cudart).has_value());
+    CHECK(windows_dll_digits("CUDART64_110.DLL", windows_cudart) == "110");
+    CHECK_FALSE(windows_dll_digits("cudart64_12.dll.bak", windows_cudart).has_value());
+    CHECK(cuda_major_of_cudart_digits("110") == 11);
+    CHECK(cuda_major_of_cudart_digits("12") == 12);
+    CHECK(is_toolkit_library("libcufft.so.11", "cufft", false));
+    CHECK_FALSE(is_toolkit_library("libcufftw.so.11", "cufft", false));
+    CHECK(is_toolkit_library("cublasLt64_12.dll", "cublasLt", true));
+    CHECK(cudnn_major_of("libcudnn.so.8.9.7", false) == 8);
+    CHECK(cudnn_major_of("cudnn64_9.dll", true) == 9);
+    CHECK_FALSE(cudnn_major_of("libcudnn.so", false).has_value());
+    CHECK_FALSE(cudnn_major_of("libcudnn_ops.so.9", false).has_value());
+}
+
+TEST_CASE("the kernel module's driver version") {
+    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\n") ==
+          "580.159.04");
+    // The open kernel module names its architecture first.
+    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build\n") ==
+          "580.95.05");
+    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Release") == "550.54");
+    CHECK_FALSE(parse_proc_driver_version("nothing here").has_value());
+}
+
+TEST_CASE("the CPU reference convolution") {
+    // 1x1x3x3 input, one 3x3 filter of ones, padding 1: each output is the sum of its neighbourhood.
+    ConvShape sh;
+    sh.n = 1, sh.c = 1, sh.h = 3, sh.w = 3, sh.k = 1;
+    std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}, w(9, 1.0f);
+    CHECK(conv_reference_at(sh, x, w, 4) == 45.0);       // the centre sees all nine
+    CHECK(conv_reference_at(sh, x, w, 0) == 1 + 2 + 4 + 5);
+    CHECK(conv_reference_at(sh, x, w, 8) == 5 + 6 + 8 + 9);
+    std::vector<float> y(9);
+    for (size_t i = 0; i < 9; ++i) y[i] = static_cast<float>(conv_reference_at(sh, x, w, i));
+    auto a = compare_with_reference(sh, x, w, y);
+    CHECK(a.samples == 9);
+    CHECK(a.rel == 0.0);
+    y[4] = 46;
+    a = compare_with_reference(sh, x, w, y);
+    CHECK(a.max_abs == 1.0);
+    CHECK(a.rel > 0.0);
+    y[4] = NAN;
+    CHECK(std::isinf(compare_with_reference(sh, x, w, y).rel));
+    // Two filters, two channels: channel sums are kept apart per filter.
+    sh.c = 2, sh.k = 2;
+    std::vector<float> x2(18, 1.0f), w2(36, 0.0f);
+    w2[4] = 1;       // filter 0, channel 0, centre
+    w2[18 + 9 + 4] = 3;  // filter 1, channel 1, centre
+    CHECK(conv_reference_at(sh, x2, w2, 4) == 1.0);
+    CHECK(conv_reference_at(sh, x2, w2, 9 + 4) == 3.0);
 }
 
 TEST_CASE("parse_nvidia_smi") {

@@ -9,10 +9,15 @@
 //   FAKECUDA_CC               compute capability "major.minor" (default 9.0)
 //   FAKECUDA_MALLOC_ERROR     error cudaMalloc returns
 //   FAKECUDA_CRASH / FAKECUDA_HANG = <function name>
+//   FAKECUDA_LOAD_SLEEP_MS    sleep this long when the library is loaded (a
+//                             real runtime plus driver take about a second)
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "fault.hpp"
 
@@ -21,9 +26,22 @@
 #endif
 
 namespace {
+[[maybe_unused]] const bool slept_on_load = [] {
+    if (int ms = fake::env_int("FAKECUDA_LOAD_SLEEP_MS", 0)) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return true;
+}();
 long long epoch = 0;
 struct Event {
     std::chrono::steady_clock::time_point t;
+};
+// Stream capture: work the fake cuDNN is asked to do on a capturing stream is
+// recorded (fakecuda_capture) and done when the graph is launched.
+using Work = std::pair<void (*)(void*), void*>;
+struct Graph {
+    std::vector<Work> work;
+};
+struct Stream {
+    Graph* capture = nullptr;
 };
 }  // namespace
 
@@ -95,6 +113,48 @@ int cudaMemset(void* p, int v, size_t n) {
     ++epoch;
     return 0;
 }
+
+int cudaStreamCreate(void** s) {
+    *s = new Stream{};
+    return 0;
+}
+int cudaStreamDestroy(void* s) {
+    delete static_cast<Stream*>(s);
+    return 0;
+}
+int cudaStreamSynchronize(void*) { return 0; }
+int cudaStreamBeginCapture(void* s, int) {
+    FAULT("cudaStreamBeginCapture");
+    if (!s || static_cast<Stream*>(s)->capture) return 900;  // cudaErrorStreamCaptureUnsupported
+    static_cast<Stream*>(s)->capture = new Graph{};
+    return 0;
+}
+int cudaStreamEndCapture(void* s, void** g) {
+    if (!s || !static_cast<Stream*>(s)->capture) return 901;
+    *g = static_cast<Stream*>(s)->capture;
+    static_cast<Stream*>(s)->capture = nullptr;
+    return 0;
+}
+int cudaGraphInstantiateWithFlags(void** exec, void* g, unsigned long long) {
+    *exec = new Graph(*static_cast<Graph*>(g));
+    return 0;
+}
+int cudaGraphLaunch(void* exec, void*) {
+    FAULT("cudaGraphLaunch");
+    for (const auto& [fn, arg] : static_cast<Graph*>(exec)->work) fn(arg);
+    return 0;
+}
+int cudaGraphExecDestroy(void* exec) {
+    delete static_cast<Graph*>(exec);
+    return 0;
+}
+int cudaGraphDestroy(void* g) {
+    delete static_cast<Graph*>(g);  // the recorded work's arguments stay: test-only, a few bytes
+    return 0;
+}
+// For the fake cuDNN: is `s` capturing, and record `fn(arg)` into its graph.
+int fakecuda_capturing(void* s) { return s && static_cast<Stream*>(s)->capture ? 1 : 0; }
+void fakecuda_capture(void* s, void (*fn)(void*), void* arg) { static_cast<Stream*>(s)->capture->work.emplace_back(fn, arg); }
 
 int cudaEventCreate(void** e) {
     *e = new Event{};

@@ -161,6 +161,13 @@ class MirrorFolder(Base):
         self.assertFalse(os.path.exists(self.store_path("cudnn", "8.9.7_cuda12")))
         self.assertIn("paired CUDA 11.8.0 with cuDNN 8.9.7", p.stdout)
         self.assertIn("8.9.7", open(self.store_path("config.toml")).read())
+        # The shims folder got the session shims, which call cudaenv (not the installer).
+        for name in ("cudaenv.cmd", "cudaenv.ps1"):
+            text = open(self.store_path("shims", name), encoding="utf-8-sig").read()
+            self.assertIn(os.path.basename(BIN), text)
+            self.assertNotIn("cudaenv-install", text)
+        if os.path.exists(os.path.join(os.path.dirname(BIN), "cudaenv-shim")):
+            self.assertTrue(os.path.lexists(self.store_path("shims", "nvcc")))
         # Everything is there now: nothing is installed twice.
         p = self.run_cli("install", "11.8+8.9.7", "--mirror", self.mirror)
         self.assertIn("CUDA 11.8.0 is already installed", p.stdout)
@@ -182,7 +189,7 @@ class MirrorFolder(Base):
         env = dict(self.env, CUDAENV_MIRROR=self.mirror)
         p = self.run_cli("install", "--list", env=env)
         self.assertIn("CUDA toolkits: 11.8.0", p.stdout)
-        self.assertIn("cuDNN: 8.9.7", p.stdout)
+        self.assertIn("cuDNN: 8.9.7 (CUDA 11, 12)", p.stdout)
         os.makedirs(self.root, exist_ok=True)
         with open(self.store_path("config.toml"), "w") as f:
             f.write(f'mirror = "{self.mirror}"\n')
@@ -190,6 +197,13 @@ class MirrorFolder(Base):
         self.assertTrue(os.path.isdir(self.store_path("toolkits", "11.8.0")))
         p = self.run_cli("install", "--list", "--mirror", os.path.join(self.tmp, "nowhere"), ok=False)
         self.assertIn("does not exist", p.stderr)
+        self.assertEqual(p.stdout, "")  # not even the mirror line before the error
+        # A cuDNN manifest that cannot be read: the error, and nothing on stdout.
+        with open(os.path.join(self.mirror, "cudnn", "redist", "redistrib_8.9.7.json"), "w") as f:
+            f.write("{ not json")
+        p = self.run_cli("install", "--list", "--mirror", self.mirror, ok=False)
+        self.assertIn("redistrib_8.9.7.json", p.stderr)
+        self.assertEqual(p.stdout, "")
 
     def test_unknown_release(self):
         p = self.run_cli("install", "12.4", "--mirror", self.mirror, ok=False)
@@ -206,6 +220,27 @@ class MirrorFolder(Base):
         A.write_tar_xz(nvcc, A.cuda_component_entries("cuda_nvcc", "11.8.89")[1][:3])
         p = self.run_cli("install", nvcc, ok=False)
         self.assertRegex(p.stderr, "manifest says|sha256 mismatch")
+
+
+class SampleMirror(Base):
+    """The demo's sample mirror (.ci/sample_mirror.py) is a mirror install takes as NVIDIA's."""
+
+    def test_demo_pairs_from_the_sample_mirror(self):
+        mirror = os.path.join(self.tmp, "sample-mirror")
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "..", ".ci", "sample_mirror.py"), mirror], check=True)
+        p = self.run_cli("install", "--list", "--mirror", mirror)
+        self.assertIn("CUDA toolkits: 12.6.3 11.8.0", p.stdout)
+        self.assertIn("cuDNN: 9.8.0 (CUDA 12) 8.9.7 (CUDA 11, 12)", p.stdout)
+        for spec, release, nvcc in (("11.8+8.9.7", "11.8", "V11.8.89"), ("12.6+9.8.0", "12.6", "V12.6.85")):
+            p = self.run_cli("install", spec, "--mirror", mirror, "--quiet")
+            self.assertEqual(p.stderr, "")  # no warnings on a clean run
+            tk = self.store_path("toolkits", release + (".0" if release == "11.8" else ".3"))
+            out = subprocess.run([os.path.join(tk, "bin", "nvcc"), "--version"], capture_output=True, text=True).stdout
+            self.assertIn(f"Cuda compilation tools, release {release}, {nvcc}", out)
+        p = self.run_cli("list")
+        self.assertIn("11.8.0+8.9.7", p.stdout)
+        self.assertIn("12.6.3+9.8.0", p.stdout)
+        self.assertTrue(os.path.isdir(self.store_path("cudnn", "9.8.0_cuda12")))
 
 
 class HttpServer:

@@ -219,11 +219,15 @@ class RehashTest(Base):
         return sorted(os.listdir(self.shims))
 
     def test_add_rehashes_and_rehash_removes_stale(self):
-        # Session shims that another part of cudaenv writes: never touched.
+        # Stale session shims: `add` writes cudaenv's own with the tool shims,
+        # and rehash never removes them as stale tools.
         write(os.path.join(self.shims, "cudaenv.ps1"), "\ufeff# session shim\n")
         write(os.path.join(self.shims, "cudaenv.cmd"), "@echo off\r\n")
+        self.add_toolkits()  # `add` runs rehash and writes the session shims
         before = {n: open(os.path.join(self.shims, n), "rb").read() for n in ("cudaenv.ps1", "cudaenv.cmd")}
-        self.add_toolkits()  # `add` runs rehash
+        for data in before.values():
+            self.assertIn(b"cudaenv", data)
+            self.assertNotIn(b"# session shim", data)
         self.assertEqual(self.listing(), ["cudaenv.cmd", "cudaenv.ps1", "cuobjdump", "nvcc", "ptxas"])
         prog = os.stat(SHIM_PROGRAM)
         for tool in ("nvcc", "ptxas", "cuobjdump"):

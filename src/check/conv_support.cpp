@@ -1,0 +1,199 @@
+#include "check/conv_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "check/names.hpp"
+
+namespace cudaenv::check {
+
+void cuda_check(const CudaFns& cuda, const char* call, int code) {
+    if (code == 0) return;
+    std::string text = cuda.get_error_string ? cuda.get_error_string(code) : "";
+    throw ConvFailure{std::string(call) + " failed: " + cuda_error_name(code) + (text.empty() ? "" : " (" + text + ")"),
+                      cuda_error_advice(code),
+                      {{"call", call}, {"cuda_error", code}}};
+}
+
+void cudnn_check(const CudnnFns& cudnn, int cudnn_major, const char* call, int status) {
+    if (status == 0) return;
+    std::string text = cudnn.get_error_string ? cudnn.get_error_string(status) : "";
+    throw ConvFailure{std::string(call) + " failed: " + cudnn_status_name(cudnn_major, status) +
+                          (text.empty() ? "" : " (" + text + ")"),
+                      cudnn_status_advice(cudnn_major, status),
+                      {{"call", call}, {"cudnn_status", status}}};
+}
+
+DeviceMemory::~DeviceMemory() {
+    for (auto* b : buffers_) cuda_.free(b);
+}
+
+void* DeviceMemory::alloc(std::size_t bytes) {
+    void* p = nullptr;
+    cuda_check(cuda_, "cudaMalloc", cuda_.malloc(&p, bytes));
+    buffers_.push_back(p);
+    return p;
+}
+
+void* DeviceMemory::try_alloc(std::size_t bytes) {
+    void* p = nullptr;
+    if (cuda_.malloc(&p, bytes) != 0) return nullptr;
+    buffers_.push_back(p);
+    return p;
+}
+
+EventPair::EventPair(const CudaFns& cuda) : cuda_(cuda) {
+    cuda_check(cuda_, "cudaEventCreate", cuda_.event_create(&start_));
+    cuda_check(cuda_, "cudaEventCreate", cuda_.event_create(&stop_));
+}
+
+EventPair::~EventPair() {
+    if (start_) cuda_.event_destroy(start_);
+    if (stop_) cuda_.event_destroy(stop_);
+}
+
+double EventPair::time(const std::function<void()>& work, cuda_api::cudaStream_t stream) {
+    cuda_check(cuda_, "cudaEventRecord", cuda_.event_record(start_, stream));
+    work();
+    cuda_check(cuda_, "cudaEventRecord", cuda_.event_record(stop_, stream));
+    cuda_check(cuda_, "cudaEventSynchronize", cuda_.event_synchronize(stop_));
+    float ms = 0;
+    cuda_check(cuda_, "cudaEventElapsedTime", cuda_.event_elapsed_time(&ms, start_, stop_));
+    return ms;
+}
+
+namespace {
+double median(const std::vector<double>& sorted) {
+    if (sorted.empty()) return 0;
+    auto n = sorted.size();
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+}  // namespace
+
+double Timing::per_call_median() const { return median(per_call); }
+double Timing::amortised_median() const { return median(amortised); }
+double Timing::graphed_median() const { return median(graphed); }
+
+nlohmann::json Timing::to_json(const TimingPlan& plan) const {
+    nlohmann::json j = nlohmann::json::object();
+    if (!per_call.empty())
+        j["per_call"] = {{"median_ms", per_call_median()}, {"min_ms", per_call.front()}, {"max_ms", per_call.back()},
+                         {"runs", per_call.size()}};
+    if (!amortised.empty())
+        j["amortised"] = {{"median_ms", amortised_median()}, {"min_ms", amortised.front()}, {"max_ms", amortised.back()},
+                          {"batches", amortised.size()}, {"calls_per_batch", plan.batch}};
+    if (!graphed.empty())
+        j["cuda_graph"] = {{"median_ms", graphed_median()}, {"min_ms", graphed.front()}, {"max_ms", graphed.back()},
+                           {"launches", graphed.size()}, {"calls_per_graph", plan.batch}};
+    else if (!graph_error.empty())
+        j["cuda_graph"] = {{"error", graph_error}};
+    return j;
+}
+
+Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<void()>& run) {
+    Timing t;
+    for (int i = 0; i < plan.warmup; ++i) run();
+    for (int i = 0; i < plan.per_call; ++i) t.per_call.push_back(events.time(run));
+    const int batch = std::max(1, plan.batch);
+    for (int b = 0; b < plan.batches; ++b)
+        t.amortised.push_back(events.time([&] {
+            for (int i = 0; i < batch; ++i) run();
+        }) / batch);
+    std::sort(t.per_call.begin(), t.per_call.end());
+    std::sort(t.amortised.begin(), t.amortised.end());
+    return t;
+}
+
+void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& plan,
+                     const std::function<int(cuda_api::cudaStream_t)>& set_stream, const std::function<void()>& run,
+                     Timing& t) {
+    const auto& g = cuda.graphs;
+    if (!g.available()) {
+        t.graph_error = "this CUDA runtime has no stream capture (CUDA 11.4 or later has)";
+        return;
+    }
+    cuda_api::cudaStream_t stream = nullptr;
+    cuda_api::cudaGraph_t graph = nullptr;
+    cuda_api::cudaGraphExec_t exec = nullptr;
+    bool capturing = false, on_stream = false;
+    try {
+        cuda_check(cuda, "cudaStreamCreate", g.stream_create(&stream));
+        if (int s = set_stream(stream); s != 0)
+            throw ConvFailure{"cudnnSetStream failed with status " + std::to_string(s), "", {}};
+        on_stream = true;
+        cuda_check(cuda, "cudaStreamBeginCapture", g.begin_capture(stream, cuda_api::cudaStreamCaptureModeThreadLocal));
+        capturing = true;
+        for (int i = 0; i < std::max(1, plan.batch); ++i) run();
+        capturing = false;
+        cuda_check(cuda, "cudaStreamEndCapture", g.end_capture(stream, &graph));
+        cuda_check(cuda, "cudaGraphInstantiateWithFlags", g.instantiate(&exec, graph, 0));
+        cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream));  // warm-up
+        cuda_check(cuda, "cudaStreamSynchronize", g.stream_synchronize(stream));
+        for (int b = 0; b < std::max(1, plan.batches); ++b)
+            t.graphed.push_back(
+                events.time([&] { cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream)); }, stream) /
+                std::max(1, plan.batch));
+        std::sort(t.graphed.begin(), t.graphed.end());
+    } catch (const ConvFailure& f) {
+        t.graphed.clear();
+        t.graph_error = f.summary;
+    }
+    if (capturing) {
+        cuda_api::cudaGraph_t partial = nullptr;
+        if (g.end_capture(stream, &partial) == 0 && partial) g.graph_destroy(partial);
+    }
+    if (exec) g.exec_destroy(exec);
+    if (graph) g.graph_destroy(graph);
+    if (stream) g.stream_synchronize(stream);
+    if (on_stream) set_stream(nullptr);
+    if (stream) g.stream_destroy(stream);
+}
+
+double conv_reference_at(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,
+                         std::size_t i) {
+    const auto oh = static_cast<std::size_t>(sh.out_h()), ow = static_cast<std::size_t>(sh.out_w());
+    const int x_ = static_cast<int>(i % ow);
+    const int y_ = static_cast<int>(i / ow % oh);
+    const int k_ = static_cast<int>(i / (ow * oh) % static_cast<std::size_t>(sh.k));
+    const auto n_ = i / (ow * oh * static_cast<std::size_t>(sh.k));
+    double acc = 0;
+    for (int c = 0; c < sh.c; ++c)
+        for (int rr = 0; rr < sh.r; ++rr) {
+            int iy = y_ + rr - sh.pad;
+            if (iy < 0 || iy >= sh.h) continue;
+            for (int ss = 0; ss < sh.s; ++ss) {
+                int ix = x_ + ss - sh.pad;
+                if (ix < 0 || ix >= sh.w) continue;
+                acc += static_cast<double>(x[((n_ * sh.c + c) * sh.h + iy) * sh.w + ix]) *
+                       w[((static_cast<std::size_t>(k_) * sh.c + c) * sh.r + rr) * sh.s + ss];
+            }
+        }
+    return acc;
+}
+
+Accuracy compare_with_reference(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,
+                                const std::vector<float>& y, std::size_t max_samples) {
+    Accuracy a;
+    const std::size_t ny = y.size();
+    if (ny == 0) return a;
+    a.samples = std::min(ny, max_samples);
+    std::mt19937 pick(777);
+    std::uniform_int_distribution<std::size_t> idx(0, ny - 1);
+    double err2 = 0, ref2 = 0;
+    bool finite = true;
+    for (std::size_t s = 0; s < a.samples; ++s) {
+        std::size_t i = a.samples == ny ? s : idx(pick);
+        double ref = conv_reference_at(sh, x, w, i);
+        double got = y[i];
+        if (!std::isfinite(got)) finite = false;
+        err2 += (got - ref) * (got - ref);
+        ref2 += ref * ref;
+        a.max_abs = std::max(a.max_abs, std::fabs(got - ref));
+    }
+    a.rel = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+    if (!finite) a.rel = INFINITY;
+    return a;
+}
+
+}  // namespace cudaenv::check

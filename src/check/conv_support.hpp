@@ -1,0 +1,109 @@
+#pragma once
+// What both ways to the convolution (conv_legacy.*, conv_graph.*) share: the
+// error wrappers, device memory and events released whatever happens, one
+// timing function, and the CPU reference the results are checked against.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "check/probe_internal.hpp"
+
+namespace cudaenv::check {
+
+// A failed call or a wrong result in the convolution step, with its advice.
+struct ConvFailure {
+    std::string summary, advice;
+    nlohmann::json details;
+};
+
+// Throw a ConvFailure for a failed call: CUDA's with cudaGetErrorString's
+// text, cuDNN's named for its major (cuDNN 8 and 9 number statuses apart).
+void cuda_check(const CudaFns& cuda, const char* call, int code);
+void cudnn_check(const CudnnFns& cudnn, int cudnn_major, const char* call, int status);
+
+// cudaMalloc'ed buffers, freed by the destructor.
+class DeviceMemory {
+public:
+    explicit DeviceMemory(const CudaFns& cuda) : cuda_(cuda) {}
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+    ~DeviceMemory();
+    void* alloc(std::size_t bytes);  // throws ConvFailure
+    // nullptr when the GPU has no room (an engine's workspace: that engine is skipped).
+    void* try_alloc(std::size_t bytes);
+
+private:
+    const CudaFns& cuda_;
+    std::vector<void*> buffers_;
+};
+
+// A start and a stop event on the default stream.
+class EventPair {
+public:
+    explicit EventPair(const CudaFns& cuda);  // throws ConvFailure
+    EventPair(const EventPair&) = delete;
+    EventPair& operator=(const EventPair&) = delete;
+    ~EventPair();
+    // Milliseconds between recording start, running `work`, recording stop
+    // (on `stream`; the default stream when null).
+    double time(const std::function<void()>& work, cuda_api::cudaStream_t stream = nullptr);
+
+private:
+    const CudaFns& cuda_;
+    cuda_api::cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+// How a convolution is timed. Per call: each run between its own two events,
+// so the host's time to launch it is in the figure. Amortised: `batch` runs
+// back to back between two events, no host gap, the time divided by `batch`
+// (what a framework's steady state costs, and how PyTorch's own numbers are
+// usually taken); `batches` such batches, the median kept.
+struct TimingPlan {
+    int warmup = 3;
+    int per_call = 25;
+    int batches = 3;
+    int batch = 25;
+};
+
+struct Timing {
+    std::vector<double> per_call;   // ms, sorted
+    std::vector<double> amortised;  // ms per call of each batch, sorted
+    std::vector<double> graphed;    // ms per call of each CUDA-graph launch, sorted (may stay empty)
+    std::string graph_error;        // why there is no CUDA-graph figure
+    double per_call_median() const;
+    double amortised_median() const;
+    double graphed_median() const;
+    nlohmann::json to_json(const TimingPlan& plan) const;
+};
+
+// `run` launches one convolution and throws ConvFailure when it fails.
+Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<void()>& run);
+
+// The third way, as PyTorch's CUDA-graph replay: `plan.batch` runs captured
+// once into a CUDA graph on a stream of its own (`set_stream` points cuDNN's
+// handle at it, and back at null), the graph launched `plan.batches` times
+// between two events; no host work per run at all. Fills t.graphed, or
+// t.graph_error when this runtime or library cannot; never throws.
+void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& plan,
+                     const std::function<int(cuda_api::cudaStream_t)>& set_stream, const std::function<void()>& run,
+                     Timing& t);
+
+// ---- The CPU reference.
+// Output element `index` (NCHW order) of y = conv(x, w) for NCHW x and KCRS w,
+// stride 1, in double precision.
+double conv_reference_at(const ConvShape& shape, const std::vector<float>& x, const std::vector<float>& w,
+                         std::size_t index);
+
+struct Accuracy {
+    double rel = 0;        // norm-wise relative error (infinite when an output is not finite)
+    double max_abs = 0;
+    std::size_t samples = 0;
+};
+// Compares `y` with the reference at up to `max_samples` outputs (all of them
+// when there are that few, else a fixed pseudo-random sample: the whole
+// reference would take the CPU seconds).
+Accuracy compare_with_reference(const ConvShape& shape, const std::vector<float>& x, const std::vector<float>& w,
+                                const std::vector<float>& y, std::size_t max_samples = 8192);
+
+}  // namespace cudaenv::check

@@ -1,0 +1,20 @@
+#pragma once
+// The NVIDIA driver as the system reports it, apart from what the CUDA
+// runtime says: the kernel module's version file on Linux and nvidia-smi's
+// banner. Used by `check` (step gpu) and `doctor`.
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace cudaenv::check {
+
+// "580.159.04" from /proc/driver/nvidia/version's text
+// ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04 ..."); nullopt when absent.
+std::optional<std::string> parse_proc_driver_version(const std::string& text);
+// The loaded kernel module's version on Linux; nullopt elsewhere or without a driver.
+std::optional<std::string> kernel_driver_version();
+
+// Reads nvidia-smi's banner: {"580.159.04", "13.0"}; empty strings when absent.
+std::pair<std::string, std::string> parse_nvidia_smi(const std::string& text);
+
+}  // namespace cudaenv::check

@@ -1,0 +1,95 @@
+#include "core/cudalibs.hpp"
+
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::cudalibs {
+
+std::string cudart_name(int cuda_major, bool windows) {
+    // CUDA 11 kept one soname (and DLL name) for all its minors.
+    if (windows) return "cudart64_" + (cuda_major == 11 ? std::string("110") : std::to_string(cuda_major)) + ".dll";
+    return "libcudart.so." + (cuda_major == 11 ? std::string("11.0") : std::to_string(cuda_major));
+}
+
+std::vector<std::string> cudnn_names(int cudnn_major, bool windows) {
+    std::vector<std::string> parts;
+    if (cudnn_major == 8) parts = {"", "_ops_infer", "_ops_train", "_cnn_infer", "_cnn_train", "_adv_infer", "_adv_train"};
+    else if (cudnn_major >= 9)
+        parts = {"", "_graph", "_ops", "_cnn", "_adv", "_engines_precompiled", "_engines_runtime_compiled", "_heuristic"};
+    else parts = {""};
+    std::vector<std::string> out;
+    auto m = std::to_string(cudnn_major);
+    for (const auto& p : parts) out.push_back(windows ? "cudnn" + p + "64_" + m + ".dll" : "libcudnn" + p + ".so." + m);
+    return out;
+}
+
+const std::vector<std::string>& toolkit_libraries() {
+    static const std::vector<std::string> libs = {"cublas", "cublasLt", "cufft", "curand", "cusparse", "nvrtc"};
+    return libs;
+}
+
+bool is_linux_lib(std::string_view n, std::string_view base) {
+    if (!n.starts_with(base)) return false;
+    auto rest = n.substr(base.size());
+    if (rest.empty()) return true;
+    return rest.size() >= 2 && rest[0] == '.' && rest.substr(1).find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+std::optional<Version> linux_lib_full_version(std::string_view n, std::string_view base) {
+    if (!n.starts_with(base) || n.size() <= base.size() || n[base.size()] != '.') return std::nullopt;
+    auto v = Version::parse(n.substr(base.size() + 1));
+    if (!v || v->parts().size() != 3) return std::nullopt;
+    return v;
+}
+
+std::optional<std::string> windows_dll_digits(std::string_view n, std::string_view prefix) {
+    if (n.size() <= prefix.size() + 4 || !str::starts_with_icase(n, prefix)) return std::nullopt;
+    if (!str::iequals_ascii(n.substr(n.size() - 4), ".dll")) return std::nullopt;
+    auto digits = n.substr(prefix.size(), n.size() - prefix.size() - 4);
+    if (digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    return std::string(digits);
+}
+
+int cuda_major_of_cudart_digits(const std::string& digits) {
+    int major = 0;
+    str::parse_int(digits.size() == 3 ? digits.substr(0, 2) : digits, major);
+    return major;
+}
+
+bool is_toolkit_library(std::string_view n, std::string_view lib, bool windows) {
+    if (windows) return windows_dll_digits(n, std::string(lib) + "64_").has_value();
+    std::string base = "lib" + std::string(lib) + ".so.";
+    if (!n.starts_with(base) || n.size() == base.size()) return false;
+    return n.substr(base.size()).find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::optional<int> cudnn_major_of(std::string_view n, bool windows) {
+    int major = 0;
+    if (windows) {
+        auto d = windows_dll_digits(n, windows_cudnn);
+        if (!d || !str::parse_int(*d, major)) return std::nullopt;
+        return major;
+    }
+    std::string base = std::string(linux_cudnn) + ".";
+    if (!n.starts_with(base) || !is_linux_lib(n, linux_cudnn)) return std::nullopt;
+    auto rest = n.substr(base.size());
+    if (!str::parse_int(rest.substr(0, rest.find('.')), major)) return std::nullopt;
+    return major;
+}
+
+std::vector<fs::path> toolkit_lib_dirs(const fs::path& root) {
+    return {root / "lib64", root / "targets" / "x86_64-linux" / "lib", root / "lib"};
+}
+
+std::vector<fs::path> toolkit_dll_dirs(const fs::path& root) { return {root / "bin" / "x64", root / "bin"}; }
+
+std::vector<fs::path> cudnn_lib_dirs(const fs::path& root) {
+    return {root / "bin" / "x64", root / "bin", root / "lib64", root / "lib", root / "lib" / "x86_64-linux-gnu"};
+}
+
+std::vector<fs::path> cudnn_installer_dll_dirs(const fs::path& root, const std::string& variant) {
+    auto v = fsx::from_utf8(variant);
+    return {root / "bin" / v / "x64", root / "bin" / v};
+}
+
+}  // namespace cudaenv::cudalibs

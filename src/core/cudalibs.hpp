@@ -1,0 +1,59 @@
+#pragma once
+// What CUDA and cuDNN libraries are called on each OS and major version, and
+// in which folders each layout keeps them (docs/check.md, "Library names and
+// folders"). Detection, `check` and `doctor` all ask here, so a new cuDNN
+// major or layout is one edit. Plain string tests, no std::regex: detection
+// runs on every tool shim call.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/version.hpp"
+
+namespace cudaenv::cudalibs {
+
+namespace fs = std::filesystem;
+
+// Linux names are <base>, <base>.<major>, <base>.<x.y.z>.
+inline constexpr std::string_view linux_cudart = "libcudart.so";
+inline constexpr std::string_view linux_cudnn = "libcudnn.so";
+// Windows names are <prefix><digits>.dll, any case.
+inline constexpr std::string_view windows_cudart = "cudart64_";
+inline constexpr std::string_view windows_cudnn = "cudnn64_";
+
+// The CUDA runtime a program of CUDA `cuda_major` loads: libcudart.so.12,
+// libcudart.so.11.0 (every 11.x), cudart64_12.dll, cudart64_110.dll.
+std::string cudart_name(int cuda_major, bool windows);
+// Every library of a cuDNN major, the front one first (libcudnn.so.9 or
+// cudnn64_9.dll, which loads the others): 7 for cuDNN 8, 8 for cuDNN 9.
+std::vector<std::string> cudnn_names(int cudnn_major, bool windows);
+// The toolkit's main libraries (reported by `check`, loaded only by programs
+// that use them): cublas, cublasLt, cufft, curand, cusparse, nvrtc.
+const std::vector<std::string>& toolkit_libraries();
+
+// `name` is <base>, or <base>.<digits and dots> (libcudnn.so.9.14.0).
+bool is_linux_lib(std::string_view name, std::string_view base);
+// The x.y.z of <base>.x.y.z; nullopt for other names.
+std::optional<Version> linux_lib_full_version(std::string_view name, std::string_view base);
+// The digits of <prefix><digits>.dll, any case ("110" for cudart64_110.dll).
+std::optional<std::string> windows_dll_digits(std::string_view name, std::string_view prefix);
+// The CUDA major cudart64_<digits>.dll stands for: "110" -> 11, "12" -> 12.
+int cuda_major_of_cudart_digits(const std::string& digits);
+// A library of toolkit library `lib` whatever its own major (libcufft.so.11
+// in CUDA 12, cufft64_11.dll): lib<lib>.so.<digits>, <lib>64_<digits>.dll.
+bool is_toolkit_library(std::string_view name, std::string_view lib, bool windows);
+// The cuDNN major of a front library name (libcudnn.so.9[.x.y], cudnn64_9.dll).
+std::optional<int> cudnn_major_of(std::string_view name, bool windows);
+
+// Folders under a toolkit root that hold Linux libraries, most specific first.
+std::vector<fs::path> toolkit_lib_dirs(const fs::path& root);
+// Folders under a toolkit root that hold Windows DLLs (CUDA 13: bin\x64).
+std::vector<fs::path> toolkit_dll_dirs(const fs::path& root);
+// Folders under a cuDNN root (archive, pip, system, flat) that may hold its libraries.
+std::vector<fs::path> cudnn_lib_dirs(const fs::path& root);
+// The Windows cuDNN installer's DLL folders for one CUDA variant: bin\<v>\x64, bin\<v>.
+std::vector<fs::path> cudnn_installer_dll_dirs(const fs::path& root, const std::string& variant);
+
+}  // namespace cudaenv::cudalibs
