@@ -17,6 +17,7 @@ void run_add(Context& ctx, const std::string& dir_text) {
     auto dir = fsx::absolute_normal(fsx::from_utf8(dir_text));
     if (!fsx::is_dir(dir)) throw Error("'" + dir_text + "' is not a folder");
     auto& store = ctx.store();
+    auto lock = store.lock();  // what is known, adopted and saved: one step
     if (path_entry_under(fsx::to_utf8(dir), fsx::to_utf8(store.root()), native_path_style()))
         throw Error("'" + fsx::to_utf8(dir) + "' is inside the store; installed pairs are already known",
                     "run `cudaenv list`");
