@@ -6,12 +6,13 @@
 #include <optional>
 #include <thread>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "core/activation.hpp"
 #include "platform/lock.hpp"
+#include "core/checks.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -234,15 +235,6 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
 }
 
 void save_results(Store& store, const std::vector<PairResult>& results) {
-    toml::array kept;
-    if (auto text = fsx::read_file(store.checks_file())) {
-        try {
-            auto old = toml::parse(*text);
-            if (auto* all = old.get_as<toml::array>("pair")) kept = *all;
-        } catch (const toml::parse_error&) {
-            // an unreadable file only held old results: start again
-        }
-    }
     char when[32];
     std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -252,33 +244,18 @@ void save_results(Store& store, const std::vector<PairResult>& results) {
     gmtime_r(&now, &tm);
 #endif
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    auto same_pair = [](const toml::node& n, const PairResult& r) {
-        auto* e = n.as_table();
-        if (!e) return false;
-        auto field = [&](const char* k) { return e->get_as<std::string>(k) ? e->get_as<std::string>(k)->get() : ""; };
-        return field("toolkit") == r.toolkit_path && field("cudnn") == r.cudnn_path;
-    };
-    for (const auto& r : results) {
-        // A pair is its folders: a new result replaces the one of the same folders.
-        for (size_t i = kept.size(); i-- > 0;)
-            if (same_pair(kept[i], r)) kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
-        toml::table entry;
-        entry.insert("spec", r.spec);
-        entry.insert("toolkit", r.toolkit_path);
-        if (!r.cudnn_path.empty()) entry.insert("cudnn", r.cudnn_path);
-        entry.insert("status", r.pass ? "pass" : "fail");
-        entry.insert("summary", r.summary);
-        entry.insert("checked_at", std::string(when));
-        entry.insert("seconds", r.seconds);
-        if (!r.advice.empty()) entry.insert("advice", r.advice);
-        kept.push_back(std::move(entry));
+    // Read, change and write under the store lock: checks run in parallel
+    // must not drop each other's results.
+    auto lock = store.lock();
+    Checks checks;
+    try {
+        checks = Checks::load(store.checks_file());
+    } catch (const Error&) {
+        // an unreadable file only held old results: start again
     }
-    toml::table t;
-    t.insert("pair", std::move(kept));
-    std::ostringstream out;
-    out << "# Last `cudaenv check` result per pair; written by cudaenv.\n" << t << "\n";
-    ensure_writable_dir(store.root());
-    fsx::write_file_atomic(store.checks_file(), out.str());
+    for (const auto& r : results)
+        checks.record({r.spec, r.toolkit_path, r.cudnn_path, r.pass, r.summary, when, r.seconds, r.advice});
+    checks.save(store.checks_file());
 }
 
 }  // namespace cudaenv::check

@@ -20,6 +20,7 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
     std::unique_ptr<ExclusiveLock> system_lock;  // --system: adopt into the shared system store
     if (system) system_lock = enter_system_store(ctx, false);
     auto& store = ctx.store();
+    auto lock = store.lock();  // what is known, adopted and saved: one step
     if (path_entry_under(fsx::to_utf8(dir), fsx::to_utf8(store.root()), native_path_style()))
         throw Error("'" + fsx::to_utf8(dir) + "' is inside the store; installed pairs are already known",
                     "run `cudaenv list`");

@@ -25,6 +25,8 @@ void run_discover(Context& ctx, bool add, const std::vector<std::string>& root_a
             for (const auto& r : split_path_list(*env, native_path_style()))
                 if (!r.empty()) roots.push_back(fsx::absolute_normal(fsx::from_utf8(r)));
     auto& store = ctx.store();
+    std::optional<Store::WriteLock> lock;
+    if (add) lock.emplace(store);  // "known" is decided on the config.toml that is written back
     auto found = discover(roots, store);
     auto skipped = skip_windows_installs(found, detect_wsl(ctx.env()));  // WSL: never Windows DLLs
     for (const auto& s : skipped)

@@ -10,20 +10,22 @@ namespace cudaenv {
 namespace {
 
 void run_global(Context& ctx, const std::string& spec_text, bool unset) {
-    auto& cfg = ctx.store().config();
-    if (unset) {
-        cfg.global.reset();
-        ctx.store().save_config();
+    auto& store = ctx.store();
+    if (!unset && spec_text.empty()) {
+        std::cout << store.config().global.value_or("system") << "\n";
         return;
     }
-    if (spec_text.empty()) {
-        std::cout << cfg.global.value_or("system") << "\n";
+    auto lock = store.lock();  // keeps what other writers changed meanwhile
+    auto& cfg = store.config();
+    if (unset) {
+        cfg.global.reset();
+        store.save_config();
         return;
     }
     auto spec = Spec::parse_or_throw(spec_text);
-    if (!spec.system) select_pair(spec, ctx.store());
+    if (!spec.system) select_pair(spec, store);
     cfg.global = spec.str();
-    ctx.store().save_config();
+    store.save_config();
 }
 
 }  // namespace

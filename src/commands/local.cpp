@@ -13,6 +13,11 @@ namespace {
 
 void run_local(Context& ctx, const std::string& spec_text, bool unset) {
     auto file = ctx.cwd() / ".cudaenv";
+    // A folder named .cudaenv is not ours to remove or replace.
+    std::error_code st_ec;
+    if (fs::is_directory(fs::symlink_status(file, st_ec)))
+        throw Error("'" + fsx::to_utf8(file) + "' is a folder, not a version file",
+                    "cudaenv reads and writes only a file named .cudaenv; rename or remove the folder yourself");
     if (unset) {
         std::error_code ec;
         if (!std::filesystem::remove(file, ec)) {

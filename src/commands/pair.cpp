@@ -13,11 +13,12 @@ namespace {
 
 void run_pair(Context& ctx, const std::string& cuda_text, const std::string& cudnn_text, bool unset) {
     auto& store = ctx.store();
-    auto& pins = store.config().pins;
     if (cuda_text.empty()) {
-        for (const auto& [tk, cudnn] : pins) std::cout << tk << " -> " << cudnn << "\n";
+        for (const auto& [tk, cudnn] : store.config().pins) std::cout << tk << " -> " << cudnn << "\n";
         return;
     }
+    auto lock = store.lock();  // the pins read are the pins written back
+    auto& pins = store.config().pins;
     auto cuda = Spec::parse_or_throw(cuda_text);
     if (cuda.system || cuda.cudnn_kind != Spec::Cudnn::default_)
         throw UsageError("give the CUDA version alone, then the cuDNN version", "cudaenv pair 11.8 8.9.7");

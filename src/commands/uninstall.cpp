@@ -2,14 +2,13 @@
 // cuDNN a <cuda>+<cudnn> spec names) from the store, or forget an adopted
 // external folder without touching it.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 
 #include "commands/context.hpp"
 #include "core/system_store.hpp"
+#include "core/uninstall.hpp"
 #include "install/staging.hpp"
 #include "util/error.hpp"
-#include "util/fs.hpp"
 
 namespace cudaenv {
 
@@ -23,84 +22,35 @@ struct UninstallArgs {
     bool system = false;
 };
 
-bool same_path(const fs::path& a, const fs::path& b) {
-    return fsx::absolute_normal(a) == fsx::absolute_normal(b);
-}
-
 void run_uninstall(Context& ctx, const UninstallArgs& args) {
     auto spec = Spec::parse_or_throw(args.spec);
-    if (spec.system) throw UsageError("`system` is not installed by cudaenv", "give a version: cudaenv uninstall 11.8");
     std::unique_ptr<ExclusiveLock> system_lock;  // --system: from the shared system store
     if (args.system) system_lock = enter_system_store(ctx, args.quiet);
     auto& store = ctx.store();
-    auto pair = select_pair(spec, store);
-
-    std::optional<ToolkitRecord> toolkit;
-    std::optional<CudnnRecord> cudnn;
-    if (args.cudnn_only) {
-        if (!pair.cudnn) throw Error("CUDA " + pair.toolkit.version.str() + " has no cuDNN to remove");
-        cudnn = pair.cudnn;
-    } else {
-        toolkit = pair.toolkit;
-        if (spec.cudnn_kind == Spec::Cudnn::version) cudnn = pair.cudnn;
-    }
-    refuse_shared_change(toolkit ? &*toolkit : nullptr, cudnn ? &*cudnn : nullptr, "uninstall");
-
+    auto refuse_shared = [](const Removal& r) {
+        refuse_shared_change(r.toolkit ? &*r.toolkit : nullptr, r.cudnn ? &*r.cudnn : nullptr, "uninstall");
+    };
     // Refuse to pull the active pair out from under the user.
-    if (!args.force) {
+    auto refuse_active = [&](const Removal& r) {
+        if (args.force) return;
         auto active = ctx.active();
-        if (!active.spec.system) {
-            std::optional<Pair> act;
-            try {
-                act = select_pair(active.spec, store);
-            } catch (const Error&) {
-            }
-            bool hit = act && ((toolkit && same_path(act->toolkit.path, toolkit->path)) ||
-                               (cudnn && act->cudnn && same_path(act->cudnn->path, cudnn->path)));
-            if (hit)
-                throw Error("'" + act->spec() + "' is the active pair (" + active.describe() + ")",
-                            "switch to another pair first, or pass --force");
-        }
+        if (auto hit = removes_active(r, active.spec, store))
+            throw Error("'" + *hit + "' is the active pair (" + active.describe() + ")",
+                        "switch to another pair first, or pass --force");
+    };
+    {  // fail fast, before waiting for a lock
+        auto first = plan_removal(spec, store, args.cudnn_only);
+        refuse_shared(first);
+        refuse_active(first);
     }
 
-    install::StoreLock lock(store, args.quiet);
-    auto& config = store.config();
-    if (toolkit) {
-        if (toolkit->managed) {
-            install::remove_installed(store, toolkit->path);
-            std::cout << "removed CUDA " << toolkit->version.str() << " (" << fsx::to_utf8(toolkit->path) << ")\n";
-        } else {
-            std::erase_if(config.toolkits, [&](const ExternalToolkit& t) {
-                return same_path(fsx::from_utf8(t.path), toolkit->path);
-            });
-            std::cout << "forgot CUDA " << toolkit->version.str() << " at " << fsx::to_utf8(toolkit->path)
-                      << " (the folder is left as it is)\n";
-        }
-        config.pins.erase(toolkit->version.str());
-    }
-    if (cudnn) {
-        if (cudnn->managed) {
-            install::remove_installed(store, cudnn->path);
-            std::cout << "removed cuDNN " << cudnn->version.str() << " for CUDA " << cudnn->cuda_major << " ("
-                      << fsx::to_utf8(cudnn->path) << ")\n";
-        } else {
-            std::erase_if(config.cudnns, [&](const ExternalCudnn& c) {
-                return same_path(fsx::from_utf8(c.path), cudnn->path) && c.variant == cudnn->variant;
-            });
-            std::cout << "forgot cuDNN " << cudnn->version.str() << " at " << fsx::to_utf8(cudnn->path)
-                      << " (the folder is left as it is)\n";
-        }
-        // Pins that named this cuDNN go, unless another build of that version remains.
-        auto remaining = store.cudnns();
-        bool still_there = std::any_of(remaining.begin(), remaining.end(),
-                                       [&](const CudnnRecord& c) { return c.version == cudnn->version; });
-        if (!still_there)
-            std::erase_if(config.pins, [&](const auto& kv) {
-                auto v = Version::parse(kv.second);
-                return v && cudnn->version.matches(*v);
-            });
-    }
-    store.save_config();
+    install::StoreLock install_lock(store, args.quiet);
+    auto lock = store.lock();
+    auto removal = plan_removal(spec, store, args.cudnn_only);  // again, on what is there now
+    refuse_shared(removal);
+    refuse_active(removal);
+    for (const auto& line : apply_removal(removal, store, [&](const fs::path& p) { install::remove_installed(store, p); }))
+        std::cout << line << "\n";
 }
 
 }  // namespace

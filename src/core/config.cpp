@@ -3,6 +3,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "core/toml_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -34,19 +35,14 @@ Version need_version(const std::filesystem::path& file, const toml::table& t, co
 
 Config Config::load(const std::filesystem::path& file) {
     Config c;
-    auto text = fsx::read_file(file);
-    if (!text) {
-        if (fsx::exists(file)) throw Error("cannot read '" + fsx::to_utf8(file) + "'");
-        return c;
-    }
-    toml::table root;
-    try {
-        root = toml::parse(*text, fsx::to_utf8(file));
-    } catch (const toml::parse_error& e) {
-        throw Error(fsx::to_utf8(file) + ":" + std::to_string(e.source().begin.line) + ":" +
-                        std::to_string(e.source().begin.column) + ": " + std::string(e.description()),
-                    "fix or remove the file; cudaenv has not changed it");
-    }
+    auto text = read_store_file(file);
+    if (!text) return c;
+    return parse(*text, file);
+}
+
+Config Config::parse(const std::string& text, const std::filesystem::path& file) {
+    Config c;
+    auto root = parse_store_toml(text, file);
     if (auto* g = root.get("global")) {
         if (!g->is_string()) bad(file, *g, "'global' must be a string");
         c.global = g->as_string()->get();

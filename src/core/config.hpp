@@ -1,7 +1,9 @@
 #pragma once
 // config.toml in the store: the global default, pins, adopted (external)
-// folders and settings. Read with toml++; written atomically; a corrupt file
-// is an error that names file and line and is never overwritten.
+// folders and settings. Type, reader and writer of the file. Read with toml++
+// after bounding the text (util/toml_limits.hpp); written atomically and
+// durably, only under the store's lock (Store::lock); a corrupt file is an
+// error that names file and line and is never overwritten.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -33,7 +35,11 @@ struct Config {
 
     // A missing file is an empty config; a malformed one throws Error
     // ("<file>:<line>:<col>: <reason>").
+    // Odd files (a folder, a looping link, over 16 MiB...) throw Error naming
+    // the path and what to do (core/toml_file.hpp).
     static Config load(const std::filesystem::path& file);
+    // The text of a config.toml; `file` is only named in errors.
+    static Config parse(const std::string& text, const std::filesystem::path& file);
     std::string to_toml() const;
     void save(const std::filesystem::path& file) const;
 };

@@ -109,6 +109,10 @@ RehashResult rehash(Store& store, const fs::path& program) {
     auto program_bytes = fsx::read_file(program, 64u << 20);
     if (!program_bytes) throw Error("cannot read the shim program '" + fsx::to_utf8(program) + "'");
 
+    // Shims are store files too: two rehashes at once would delete each
+    // other's temporary files, and one working from an older config.toml
+    // would remove the shims of a toolkit just added.
+    auto lock = store.lock();
     RehashResult r;
     r.dir = store.shims_dir();
     ensure_writable_dir(r.dir);

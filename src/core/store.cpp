@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <regex>
-#include <toml++/toml.h>
+#include <stdexcept>
 
 #include "core/system_store.hpp"
+#include "core/checks.hpp"
+#include "platform/lock.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -13,9 +15,44 @@ namespace cudaenv {
 
 Store::Store(fs::path root) : root_(std::move(root)) {}
 
+Store::~Store() = default;
+
+void Store::check_root() const {
+    std::error_code ec;
+    auto st = fs::status(root_, ec);
+    if (ec == std::errc::too_many_symbolic_link_levels)
+        throw Error("the store '" + fsx::to_utf8(root_) + "' is a symbolic link that loops",
+                    "fix the link, or set CUDAENV_ROOT to a folder");
+    if (fs::exists(st) && !fs::is_directory(st))
+        throw Error("the store '" + fsx::to_utf8(root_) + "' is a file, not a folder",
+                    "set CUDAENV_ROOT to a folder (or move the file away)");
+}
+
 Config& Store::config() {
-    if (!config_) config_ = Config::load(config_file());
+    if (!config_) {
+        check_root();
+        config_ = Config::load(config_file());
+    }
     return *config_;
+}
+
+Store::WriteLock::WriteLock(Store& s) : store_(s) {
+    if (store_.lock_depth_++ > 0) return;
+    try {
+        store_.check_root();
+        ensure_writable_dir(store_.root_);
+        store_.lock_ = std::make_unique<platform::FileLock>(store_.lock_file(), true);
+        // What this process read before may be stale now: read again, in place.
+        if (store_.config_) *store_.config_ = Config::load(store_.config_file());
+    } catch (...) {
+        store_.lock_.reset();
+        --store_.lock_depth_;
+        throw;
+    }
+}
+
+Store::WriteLock::~WriteLock() {
+    if (--store_.lock_depth_ == 0) store_.lock_.reset();
 }
 
 void ensure_writable_dir(const fs::path& dir) {
@@ -27,7 +64,7 @@ void ensure_writable_dir(const fs::path& dir) {
 }
 
 void Store::save_config() {
-    ensure_writable_dir(root_);
+    if (!locked()) throw std::logic_error("config.toml written without the store lock");
     try {
         config().save(config_file());
     } catch (const Error& e) {
@@ -78,32 +115,14 @@ fs::path Store::managed_cudnn_path(const Version& v, int cuda_major) const {
 
 std::optional<std::string> Store::last_check(const std::string& pair_spec, const std::string& toolkit_path,
                                              const std::string& cudnn_path) {
-    // checks.toml, written by `cudaenv check`: one [[pair]] per pair, told
-    // apart by its folders (two toolkits of one version share a spec):
-    //   [[pair]]  spec = "12.6.3+9.8.0"  toolkit = "..."  cudnn = "..."  status = "pass"  summary = "..."
-    auto text = fsx::read_file(checks_file());
-    if (!text) return std::nullopt;
-    toml::table t;
+    Checks checks;
     try {
-        t = toml::parse(*text);
-    } catch (const toml::parse_error&) {
-        return std::string("unreadable");
+        checks = Checks::load(checks_file());
+    } catch (const Error&) {
+        return std::string("unreadable");  // only a cache: `cudaenv check` writes it anew
     }
-    const toml::table* entry = nullptr;
-    if (auto* all = t.get_as<toml::array>("pair"))
-        for (const auto& node : *all) {
-            auto* e = node.as_table();
-            if (!e) continue;
-            auto field = [&](const char* k) { return e->get_as<std::string>(k) ? e->get_as<std::string>(k)->get() : ""; };
-            if (field("spec") == pair_spec && field("toolkit") == toolkit_path && field("cudnn") == cudnn_path) entry = e;
-        }
-    if (!entry) return std::nullopt;
-    auto status = entry->get_as<std::string>("status");
-    if (!status) return std::nullopt;
-    std::string out = status->get();
-    if (auto* summary = entry->get_as<std::string>("summary"); summary && !summary->get().empty())
-        out += ": " + summary->get();
-    return out;
+    if (auto* r = checks.find(pair_spec, toolkit_path, cudnn_path)) return r->status_line();
+    return std::nullopt;
 }
 
 }  // namespace cudaenv

@@ -5,8 +5,9 @@
 //   cudnn/<version>_cuda<N>/ installed cuDNNs
 //   shims/                 session shims (cudaenv.ps1, cudaenv.cmd) and tool shims
 //   cache/, tmp/           downloads and staging for installs
-//   checks.toml            the last `cudaenv check` result per pair
+//   checks.toml            the last `cudaenv check` result per pair (core/checks.hpp)
 //   checks/<host>-<id>.json  the last result per pair on each node (core/node_checks.hpp)
+//   store.lock             held while a store file is read, changed and written
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,6 +16,10 @@
 
 #include "core/config.hpp"
 #include "core/version.hpp"
+
+namespace cudaenv::platform {
+class FileLock;
+}
 
 namespace cudaenv {
 
@@ -40,6 +45,9 @@ struct CudnnRecord {
 class Store {
 public:
     explicit Store(fs::path root);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
 
     const fs::path& root() const { return root_; }
     fs::path config_file() const { return root_ / "config.toml"; }
@@ -49,12 +57,33 @@ public:
     fs::path cache_dir() const { return root_ / "cache"; }
     fs::path tmp_dir() const { return root_ / "tmp"; }
     fs::path checks_file() const { return root_ / "checks.toml"; }
+    fs::path lock_file() const { return root_ / "store.lock"; }
 
     // Loaded on first use; throws on a corrupt file.
     Config& config();
-    // Creates the store if needed and writes config.toml atomically. Throws a
-    // clear error when the store is not writable.
+    // Writes config.toml atomically and durably. Only under lock(), so that
+    // what is written is what was read plus this process's change (throws
+    // std::logic_error otherwise: a lost-update bug in the caller).
     void save_config();
+
+    // Every read-modify-write of a store file (config.toml, checks.toml,
+    // setup.toml) happens while a WriteLock is alive: a cross-process lock on
+    // store.lock (waited for; other writers hold it for milliseconds, never
+    // across a download). Taking it creates the store and re-reads
+    // config.toml in place, so a Config& taken before stays valid and sees
+    // what other processes wrote. Nested locks of one Store are free.
+    class WriteLock {
+    public:
+        explicit WriteLock(Store& s);
+        ~WriteLock();
+        WriteLock(const WriteLock&) = delete;
+        WriteLock& operator=(const WriteLock&) = delete;
+
+    private:
+        Store& store_;
+    };
+    [[nodiscard]] WriteLock lock() { return WriteLock(*this); }
+    bool locked() const { return lock_depth_ > 0; }
 
     // Newest first. External folders come from config.toml, managed ones
     // from the store's own folders (named by version).
@@ -79,6 +108,11 @@ private:
     fs::path root_;
     std::optional<Config> config_;
     std::unique_ptr<Store> shared_;
+    std::unique_ptr<platform::FileLock> lock_;
+    int lock_depth_ = 0;
+
+    // Throws a clear error when the root exists but is not a folder.
+    void check_root() const;
 };
 
 // Creates the store folder, or throws a clear error when it cannot.

@@ -355,6 +355,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
                                             " on " + host + " (releases checked: " + versions_text(tried) + ")",
                         "mirror: " + mirror().location() + "; run `cudaenv install --list`");
     }
+    auto config_lock = store.lock();  // re-reads config.toml: keeps what others wrote meanwhile
     store.config().pins[tk_version.str()] = cudnn_version.str();
     store.save_config();
     out << "paired CUDA " << tk_version.str() << " with cuDNN " << cudnn_version.str() << "\n";

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -66,7 +67,13 @@ fs::path default_store_root() {
     if (auto r = get_env("CUDAENV_ROOT"); r && !r->empty()) return fsx::absolute_normal(fsx::from_utf8(*r));
     if (auto x = get_env("XDG_DATA_HOME"); x && !x->empty() && (*x)[0] == '/')
         return fsx::from_utf8(*x) / "cudaenv";
-    return home_dir() / ".local" / "share" / "cudaenv";
+    // Without a home the store would land in /.local/share: say so instead.
+    auto h = get_env("HOME");
+    if (!h || h->empty() || (*h)[0] != '/')
+        throw Error("cannot tell where the store is: HOME is " + std::string(h && !h->empty() ? "not absolute" : "not set") +
+                        " and CUDAENV_ROOT is not set",
+                    "set HOME, or CUDAENV_ROOT to the store's folder");
+    return fsx::from_utf8(*h) / ".local" / "share" / "cudaenv";
 }
 
 std::vector<fs::path> system_library_dirs() {

@@ -1,7 +1,6 @@
 #include "util/fs.hpp"
 
 #include <fstream>
-#include <random>
 
 #include "util/error.hpp"
 
@@ -27,36 +26,6 @@ std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
     }
     if (in.bad()) return std::nullopt;
     return out;
-}
-
-void write_file_atomic(const fs::path& p, std::string_view content) {
-    std::error_code ec;
-    auto dir = p.parent_path();
-    if (!dir.empty()) fs::create_directories(dir, ec);
-    if (ec)
-        throw Error("cannot create folder '" + to_utf8(dir) + "': " + ec.message());
-    std::random_device rd;
-    auto tmp = p;
-    tmp += ".tmp" + std::to_string(rd() % 1000000);
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw Error("cannot write '" + to_utf8(p) + "': permission denied or read-only folder",
-                        "check that you own '" + to_utf8(dir) + "'");
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            fs::remove(tmp, ec);
-            throw Error("cannot write '" + to_utf8(p) + "' (disk full?)");
-        }
-    }
-    fs::rename(tmp, p, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        throw Error("cannot replace '" + to_utf8(p) + "': " + ec.message());
-    }
 }
 
 bool is_dir(const fs::path& p) {

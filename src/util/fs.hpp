@@ -18,8 +18,29 @@ std::string to_utf8(const fs::path& p);
 // against reading something huge by mistake.
 std::optional<std::string> read_file(const fs::path& p, size_t max_bytes = 16u << 20);
 
+// Why a file could not be read, for files whose absence means "empty" but
+// whose other failures must be reported (config.toml, checks.toml).
+enum class ReadStatus {
+    ok,
+    missing,      // nothing there (a dangling link counts as missing)
+    not_a_file,   // a folder, FIFO, device...: never opened for reading, so never blocks
+    too_large,    // over max_bytes
+    link_loop,    // a symbolic link that loops
+    not_a_folder, // a path component is a file ("<file>/config.toml")
+    error,        // anything else (permission, I/O); `detail` says what
+};
+struct ReadResult {
+    ReadStatus status = ReadStatus::ok;
+    std::string text;    // when ok
+    std::string detail;  // the OS's words, when error
+};
+// Reads a regular file of at most `max_bytes`, telling apart why it failed.
+ReadResult read_regular_file(const fs::path& p, size_t max_bytes);
+
 // Writes through a temporary file in the same folder and renames it over the
-// target, so a reader sees the old content or the new one, never a mix.
+// target, so a reader sees the old content or the new one, never a mix. The
+// data is flushed to disk before the rename and the folder after it, so a
+// crash or power loss leaves the old file or the new one, never an empty one.
 // Throws cudaenv::Error naming the file on failure.
 void write_file_atomic(const fs::path& p, std::string_view content);
 

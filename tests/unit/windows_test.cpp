@@ -234,6 +234,7 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
     EnvGuard root("CUDAENV_ROOT", fsx::to_utf8(t.root / "store"));
     {
         Store store(t.root / "store");
+        auto lock = store.lock();
         auto items = inspect_folder(tk, store);
         auto more = inspect_folder(cudnn, store);
         items.insert(items.end(), more.begin(), more.end());

@@ -1,0 +1,89 @@
+"""Odd store states and hostile config files, through the real binary: each
+gets one `cudaenv: error:` line naming the path (and a hint), a non-zero
+exit and no crash, and nothing on disk changes."""
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import storetest  # noqa: E402
+
+
+class OddStatesTest(unittest.TestCase):
+    def setUp(self):
+        self.s = storetest.Store("odd")
+        os.makedirs(self.s.root)
+        self.config = os.path.join(self.s.root, "config.toml")
+
+    def tearDown(self):
+        self.s.cleanup()
+
+    def fails_clearly(self, args, *words, **kw):
+        rc, out, err = self.s.run(*args, **kw)
+        self.assertGreater(rc, 0, "exit %d (a signal is negative); stderr: %s" % (rc, err[-2000:]))
+        lines = err.splitlines()
+        self.assertTrue(lines and lines[0].startswith("cudaenv: error: "), err[-2000:])
+        self.assertLessEqual(len(lines), 2, err[-2000:])  # the error and at most a hint
+        for w in words:
+            self.assertIn(w, lines[0])
+        return lines
+
+    def test_config_over_16_mib(self):
+        with open(self.config, "wb") as f:
+            f.write(b"#" * ((16 << 20) + 1))
+        lines = self.fails_clearly(["list"], self.config, "larger than 16 MiB")
+        self.assertTrue(lines[1].startswith("hint: "))
+
+    def test_config_link_loops(self):
+        os.symlink("config.toml", self.config)
+        self.fails_clearly(["list"], self.config, "symbolic link that loops")
+        self.fails_clearly(["global"], self.config, "symbolic link that loops")
+
+    def test_config_is_a_folder(self):
+        os.makedirs(self.config)
+        self.fails_clearly(["global", "--unset"], self.config, "not a regular file")
+        self.assertTrue(os.path.isdir(self.config))
+
+    def test_root_is_a_file(self):
+        os.rmdir(self.s.root)
+        storetest.write(self.s.root, "mine\n")
+        for args in (["list"], ["global"], ["global", "--unset"], ["pair"]):
+            self.fails_clearly(args, self.s.root, "is a file, not a folder")
+        with open(self.s.root) as f:
+            self.assertEqual(f.read(), "mine\n")
+
+    def test_home_unset(self):
+        env = self.s.env()
+        for k in ("HOME", "CUDAENV_ROOT", "XDG_DATA_HOME"):
+            env.pop(k, None)
+        p = subprocess.run([storetest.EXE, "list"], env=env, cwd=self.s.tmp, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("HOME is not set", p.stderr)
+        self.assertIn("CUDAENV_ROOT", p.stderr)
+        self.assertFalse(os.path.exists("/.local/share/cudaenv"))
+
+    def test_local_unset_keeps_a_folder(self):
+        work = os.path.join(self.s.tmp, "work")
+        os.makedirs(os.path.join(work, ".cudaenv"))
+        self.fails_clearly(["local", "--unset"], os.path.join(work, ".cudaenv"), "is a folder", cwd=work)
+        self.assertTrue(os.path.isdir(os.path.join(work, ".cudaenv")))
+
+    def test_hostile_config_never_crashes(self):
+        # 400,000 dotted parts segfaulted the release build; 20,000 overflowed
+        # the stack in the sanitizer build; "[[[x" reached a toml++ assertion.
+        for text in ("a." * 399999 + "a = 1\n", "a." * 19999 + "a = 1\n", "[[[x", "[=\n",
+                     "a = " + "[" * 100000, "x = {" * 10000):
+            with open(self.config, "w") as f:
+                f.write(text)
+            self.fails_clearly(["list"], self.config + ":")
+            with open(self.config) as f:
+                self.assertEqual(f.read(), text)  # never rewritten
+
+    def test_fifo_config_does_not_hang(self):
+        os.mkfifo(self.config)
+        self.fails_clearly(["list"], self.config, "not a regular file")
+
+
+if __name__ == "__main__":
+    unittest.main()
