@@ -322,7 +322,8 @@ class HostCompilerTest(Base):
         # A c++ newer than CUDA 11.8's nvcc accepts (GCC 11 at most), and a g++-11 beside it.
         write(os.path.join(self.cc, "c++"), '#!/bin/sh\necho "c++ (Debian 14.2.0-8) 14.2.0"\n', 0o755)
         write(os.path.join(self.cc, "g++-11"), '#!/bin/sh\necho "g++-11 (Debian 11.5.0-1) 11.5.0"\n', 0o755)
-        self.env["PATH"] = os.pathsep.join([self.cc, self.env["PATH"]])
+        # Only these compilers on PATH (the fake scripts start through their #! line).
+        self.env["PATH"] = os.pathsep.join([self.cc, self.shims])
 
     def env_json(self, spec, env=None):
         import json
