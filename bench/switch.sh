@@ -67,7 +67,7 @@ hyperfine -N --warmup 20 --runs "$RUNS" --export-json "$RESULTS/switch.json" \
   -n true /bin/true \
   -n version "$CUDAENV --version" \
   -n env "$CUDAENV env $spec --shell bash" \
-  -n env-detecting --prepare "rm -f $CUDAENV_ROOT/cache/detected.json" "$CUDAENV env $spec --shell bash" \
+  -n env-detecting --prepare "rm -f $CUDAENV_ROOT/cache/detected.txt" "$CUDAENV env $spec --shell bash" \
   >"$RESULTS/switch.txt"
 
 python3 - "$RESULTS/switch.json" "$pairs" "$FILES" <<'PY'

@@ -197,13 +197,13 @@ bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roo
 
 std::vector<std::string> known_roots(Store& store) {
     // Never treat a shared system folder as a root (a system cuDNN lives in /usr).
-    auto unsafe = [](const fs::path& p) {
+    std::vector<fs::path> system_dirs;  // normalized once: this runs on every activation
+    for (const auto& s : platform::system_library_dirs()) system_dirs.push_back(fsx::absolute_normal(s));
+    auto unsafe = [&](const fs::path& p) {
         auto n = fsx::absolute_normal(p);
         if (n == n.root_path() || n == fs::path("/usr") || n == fs::path("/usr/local") || n == fs::path("/opt"))
             return true;
-        for (const auto& s : platform::system_library_dirs())
-            if (n == fsx::absolute_normal(s)) return true;
-        return false;
+        return std::find(system_dirs.begin(), system_dirs.end(), n) != system_dirs.end();
     };
     std::vector<std::string> roots = {fsx::to_utf8(store.toolkits_dir()), fsx::to_utf8(store.cudnn_dir())};
     for (const auto& t : store.toolkits())

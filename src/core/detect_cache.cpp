@@ -15,7 +15,26 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int format_version = 1;
+// The first line of the file; another one (an older format) is no cache.
+std::string header() { return "cudaenv detection cache 1\n"; }
+
+// Ids hold paths (any bytes but NUL): hex keeps each entry on one line.
+std::string hex(std::string_view s) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : s) {
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    }
+    return out;
+}
+
+std::string unhex(std::string_view s) {
+    auto val = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    std::string out;
+    for (size_t i = 0; i + 1 < s.size(); i += 2) out += static_cast<char>(val(s[i]) * 16 + val(s[i + 1]));
+    return out;
+}
 
 json paths(const std::vector<fs::path>& ps) {
     auto a = json::array();
@@ -155,20 +174,16 @@ std::string path_stamp(const fs::path& p) {
     return st->dir ? std::to_string(st->mtime_ns) : std::to_string(st->mtime_ns) + ":" + std::to_string(st->size);
 }
 
-DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.json") {
+DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.txt") {
     auto text = fsx::read_file(file_, 16u << 20);
-    if (!text) return;
-    auto j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    try {
-        if (!j.is_object() || j.value("format", 0) != format_version) return;
-        for (const auto& e : j.at("entries")) {
-            Entry entry;
-            for (const auto& k : e.at("key")) entry.key.emplace_back(k.at(0).get<std::string>(), k.at(1).get<std::string>());
-            entry.data = e.at("data").dump();
-            entries_[e.at("id").get<std::string>()] = std::move(entry);
-        }
-    } catch (const json::exception&) {
-        entries_.clear();  // a damaged cache is no cache
+    if (!text || !text->starts_with(header())) return;  // absent, or another format: an empty cache
+    size_t pos = text->find('\n');
+    while (pos != std::string::npos && pos + 1 < text->size()) {
+        size_t end = text->find('\n', pos + 1);
+        auto line = std::string_view(*text).substr(pos + 1, (end == std::string::npos ? text->size() : end) - pos - 1);
+        if (auto tab = line.find('\t'); tab != std::string_view::npos)
+            entries_[unhex(line.substr(0, tab))] = Entry{std::string(line.substr(tab + 1))};
+        pos = end;
     }
 }
 
@@ -176,20 +191,33 @@ DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
 
 DetectionCache::~DetectionCache() { save(); }
 
-const DetectionCache::Entry* DetectionCache::valid(const std::string& id) const {
+std::optional<std::string> DetectionCache::valid(const std::string& id) const {
     auto it = entries_.find(id);
-    if (it == entries_.end()) return nullptr;
-    for (const auto& [path, stamp] : it->second.key)
-        if (path_stamp(fsx::from_utf8(path)) != stamp) return nullptr;
-    return &it->second;
+    if (it == entries_.end()) return std::nullopt;
+    auto j = json::parse(it->second.line, nullptr, /*allow_exceptions=*/false);
+    try {
+        for (const auto& k : j.at("key"))
+            if (path_stamp(fsx::from_utf8(k.at(0).get<std::string>())) != k.at(1).get<std::string>()) return std::nullopt;
+        return j.at("data").dump();
+    } catch (const json::exception&) {
+        return std::nullopt;  // a damaged line: detect again
+    }
+}
+
+void DetectionCache::put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
+                         const std::string& data) {
+    auto k = json::array();
+    for (const auto& [p, st] : key) k.push_back({p, st});
+    entries_[id] = Entry{json{{"key", k}, {"data", json::parse(data)}}.dump()};
+    dirty_ = true;
 }
 
 std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     auto dir = fsx::absolute_normal(dir_in);
     const std::string id = "toolkit\n" + fsx::to_utf8(dir);
-    if (const auto* e = valid(id)) {
+    if (auto data = valid(id)) {
         try {
-            auto j = json::parse(e->data);
+            auto j = json::parse(*data);
             if (j.is_null()) return std::nullopt;
             return toolkit_from(j);
         } catch (const std::exception&) {
@@ -204,17 +232,16 @@ std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
-    entries_[id] = Entry{std::move(key), t ? to_json(*t).dump() : "null"};
-    dirty_ = true;
+    put(id, key, t ? to_json(*t).dump() : "null");
     return t;
 }
 
 std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::string& variant) {
     auto dir = fsx::absolute_normal(dir_in);
     const std::string id = "cudnn\n" + fsx::to_utf8(dir) + "\n" + variant;
-    if (const auto* e = valid(id)) {
+    if (auto data = valid(id)) {
         try {
-            auto j = json::parse(e->data);
+            auto j = json::parse(*data);
             if (j.is_null()) return std::nullopt;
             return cudnn_from(j);
         } catch (const std::exception&) {
@@ -227,8 +254,7 @@ std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::st
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
-    entries_[id] = Entry{std::move(key), c ? to_json(*c).dump() : "null"};
-    dirty_ = true;
+    put(id, key, c ? to_json(*c).dump() : "null");
     return c;
 }
 
@@ -245,19 +271,14 @@ void DetectionCache::forget(const fs::path& dir_in, const std::string& variant) 
 void DetectionCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
-    auto arr = json::array();
-    for (const auto& [id, e] : entries_) {
-        auto key = json::array();
-        for (const auto& [p, s] : e.key) key.push_back({p, s});
-        arr.push_back({{"id", id}, {"key", key}, {"data", json::parse(e.data)}});
-    }
-    json j{{"format", format_version}, {"entries", arr}};
+    std::string out = header();
+    for (const auto& [id, e] : entries_) out += hex(id) + "\t" + e.line + "\n";
     // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
     if (!fsx::is_dir(file_.parent_path().parent_path())) return;
     std::error_code ec;
     fs::create_directories(file_.parent_path(), ec);
     try {
-        fsx::write_file_atomic(file_, j.dump() + "\n");
+        fsx::write_file_atomic(file_, out);
     } catch (const Error&) {
     }
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Detection results kept in the store, so switching costs the same however
 // much is adopted: `use`, `env`, `exec`, `hook-env` and the tool shim read
-// <store>/cache/detected.json and stat a few paths instead of listing
+// <store>/cache/detected.txt and stat a few paths instead of listing
 // folders of thousands of files and reading ELF files.
 //
-// Each entry carries a validation key: the mtime (and, for files, the size)
+// The file holds one line per folder (its id in hex, a tab, a small JSON
+// object), so a lookup parses only its own line. Each entry carries a validation key: the mtime (and, for files, the size)
 // of every folder and file detection looked at or found (the folder itself,
 // bin, lib64, lib, include, version.json, the version header, the library
 // folders, a pip site-packages). Adding or removing a file changes its
@@ -29,7 +30,7 @@ std::string path_stamp(const fs::path& p);
 
 class DetectionCache {
 public:
-    // Loads <root>/cache/detected.json (an unreadable or foreign file is an empty cache).
+    // Loads <root>/cache/detected.txt (an unreadable or foreign file is an empty cache).
     explicit DetectionCache(fs::path store_root);
     // A cache in memory only (nothing read or written).
     DetectionCache() = default;
@@ -53,16 +54,19 @@ public:
     int detections() const { return detections_; }
 
 private:
+    // One line of the file per entry; only the line asked for is parsed.
     struct Entry {
-        std::vector<std::pair<std::string, std::string>> key;  // path, stamp
-        std::string data;                                      // the detection result, as JSON text
+        std::string line;                                      // {"key": [[path, stamp], ...], "data": ...}
     };
     fs::path file_;
     std::map<std::string, Entry> entries_;  // "toolkit\n<path>" / "cudnn\n<path>\n<variant>"
     bool dirty_ = false;
     int detections_ = 0;
 
-    const Entry* valid(const std::string& id) const;
+    // The detection result kept for `id`, as JSON text, while its key holds.
+    std::optional<std::string> valid(const std::string& id) const;
+    void put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
+             const std::string& data);
 };
 
 }  // namespace cudaenv

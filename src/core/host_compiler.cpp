@@ -109,7 +109,7 @@ std::optional<HostCompilerChoice> choose_host_compiler(
 
 std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root, const Version& cuda,
                                                      const std::string& path) {
-    if (!host_compiler_rule(cuda)) return std::nullopt;
+    // Only on a changed key is compat.toml parsed and a compiler started.
     auto cxx = platform::find_on_path("c++", path);
     if (!cxx) return std::nullopt;
     std::error_code ec;
@@ -137,6 +137,7 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     }
 
     std::optional<CompilerId> id;
+    if (!host_compiler_rule(cuda)) return std::nullopt;
     auto pr = platform::run_process({fsx::to_utf8(real), "--version"}, platform::environment(),
                                     std::chrono::seconds(10));
     if (pr.started && pr.exit_code == 0) id = parse_compiler_version(pr.out);

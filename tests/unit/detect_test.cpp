@@ -436,7 +436,7 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK(cache.toolkit(tk)->version == V("12.6.3"));
         CHECK(cache.detections() == 1);
     }
-    CHECK(fs::exists(store / "cache" / "detected.json"));
+    CHECK(fs::exists(store / "cache" / "detected.txt"));
     SUBCASE("a second process reads the store, not the folder") {
         DetectionCache cache(store.path());
         auto t = cache.toolkit(tk);
@@ -483,7 +483,7 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK(cache.detections() == 2);
     }
     SUBCASE("a damaged cache file is no cache") {
-        write(store / "cache" / "detected.json", "{not json");
+        write(store / "cache" / "detected.txt", "cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n");
         DetectionCache cache(store.path());
         CHECK(cache.toolkit(tk)->version == V("12.6.3"));
         CHECK(cache.detections() == 1);
