@@ -18,7 +18,6 @@
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
-#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -27,11 +26,7 @@ namespace {
 constexpr int not_found = 127;  // what shells answer for a command they cannot find
 
 // "nvcc" from "/home/u/.local/share/cudaenv/shims/nvcc" (or "...\nvcc.exe").
-std::string tool_of(const std::string& argv0) {
-    auto name = fsx::to_utf8(fsx::from_utf8(argv0).filename());
-    if (platform::is_windows && str::to_lower_ascii(name).ends_with(".exe")) name.resize(name.size() - 4);
-    return name;
-}
+std::string tool_of(const std::string& argv0) { return tool_name_of(fsx::from_utf8(argv0), native_path_style()); }
 
 std::optional<fs::path> find_tool(const std::vector<fs::path>& dirs, const std::string& tool) {
     for (const auto& d : dirs) {
@@ -42,20 +37,16 @@ std::optional<fs::path> find_tool(const std::vector<fs::path>& dirs, const std::
 }
 
 // The environment of this process with `changes` applied.
-std::vector<std::pair<std::string, std::string>> with_changes(const std::vector<EnvChange>& changes) {
+EnvBlock with_changes(const std::vector<EnvChange>& changes) {
     auto env = platform::environment();
-    for (const auto& change : changes) {
-        std::erase_if(env, [&](const auto& kv) {
-            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
-        });
-        if (change.value) env.emplace_back(change.name, *change.value);
-    }
+    apply_changes(env, changes, native_path_style());
     return env;
 }
 
-// `system`: the next `tool` on PATH once the shims folder is taken out of it
-// (also for the tool's own children, so nothing loops back into a shim).
-int run_system(const std::string& tool, std::vector<std::string> args, Store& store, const ActiveSpec& active) {
+// `system`, or a pair without this tool: the next `tool` on PATH once the
+// shims folder is taken out of it (also for the tool's own children, so
+// nothing loops back into a shim). `why` says what was active, for the error.
+int run_next_on_path(const std::string& tool, std::vector<std::string> args, Store& store, const std::string& why) {
     auto style = native_path_style();
     auto shims = fsx::to_utf8(store.shims_dir());
     auto self = platform::executable_path();
@@ -74,8 +65,7 @@ int run_system(const std::string& tool, std::vector<std::string> args, Store& st
         }
     }
     if (!found)
-        throw Error(tool + ": no " + tool + " on PATH outside cudaenv's shims, and the active pair is system (set by " +
-                        active.describe() + ")",
+        throw Error(tool + ": no " + tool + " on PATH outside cudaenv's shims, and " + why,
                     "pick a pair: `cudaenv use <spec>`, `cudaenv local <spec>` or `cudaenv global <spec>` "
                     "(`cudaenv list` shows them)",
                     not_found);
@@ -92,34 +82,26 @@ int run_shim(std::vector<std::string> args) {
     } catch (const Error& e) {
         throw Error(tool + ": " + e.what(), e.hint());
     }
-    if (active.spec.system) return run_system(tool, std::move(args), store, active);
+    if (active.spec.system)
+        return run_next_on_path(tool, std::move(args), store,
+                                "the active pair is system (set by " + active.describe() + ")");
 
-    std::optional<DetectedPair> pair;
-    std::string full_spec;
+    Activation plan;
     try {
-        auto selected = select_pair(active.spec, store);
-        full_spec = selected.spec();
-        pair = detect_pair(selected);
+        plan = plan_activation(store, active.spec, [](const std::string& n) { return platform::get_env(n); },
+                               native_path_style());
     } catch (const Error& e) {
         throw Error(tool + ": " + e.what() + " (set by " + active.describe() + ")", e.hint());
     }
-    auto dirs = pair->toolkit.bin_dirs;
-    if (pair->cudnn) dirs.insert(dirs.end(), pair->cudnn->bin_dirs.begin(), pair->cudnn->bin_dirs.end());
+    auto dirs = plan.folders->toolkit.bin_dirs;
+    if (plan.folders->cudnn) dirs.insert(dirs.end(), plan.folders->cudnn->bin_dirs.begin(), plan.folders->cudnn->bin_dirs.end());
     auto path = find_tool(dirs, tool);
+    // A tool this pair lacks (another toolkit's, or one the user put beside it) is not ours to break.
     if (!path)
-        throw Error(tool + ": CUDA " + full_spec + " has no " + tool + " (set by " + active.describe() + ")",
-                    "that toolkit lacks the component; pick another pair with `cudaenv use`/`cudaenv local`, "
-                    "then `cudaenv rehash` removes shims no toolkit needs",
-                    not_found);
-
-    const auto spec = active.spec.str();
-    auto roots = known_roots(store);
-    auto style = native_path_style();
-    auto changes = plan_use(
-        pair_env(*pair, spec), spec, [](const std::string& n) { return platform::get_env(n); },
-        [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+        return run_next_on_path(tool, std::move(args), store,
+                                "CUDA " + plan.full_spec + " has none (set by " + active.describe() + ")");
     args[0] = fsx::to_utf8(*path);
-    return platform::exec_command(args, with_changes(changes));
+    return platform::exec_command(args, plan.applied_to(platform::environment(), native_path_style()));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/activation.hpp"
 #include "platform/lock.hpp"
 #include "core/checks.hpp"
+#include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/error.hpp"
@@ -154,18 +155,15 @@ ChildRun prepare_child(const Pair& pair, Store& store, const RunOptions& opts) {
     // The child gets exactly what `cudaenv use <spec>` would give a shell.
     auto env = platform::environment();
     try {
-        auto detected = detect_pair(pair);
-        auto penv = pair_env(detected, spec);
-        auto roots = known_roots(store);
-        auto style = native_path_style();
-        auto reader = [](const std::string& n) { return platform::get_env(n); };
-        auto changes = plan_use(penv, spec, reader, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
-        for (const auto& c : changes) {
-            std::erase_if(env, [&](const auto& kv) {
-                return platform::is_windows ? str::iequals_ascii(kv.first, c.name) : kv.first == c.name;
-            });
-            if (c.value) env.emplace_back(c.name, *c.value);
+        // Detected afresh: a check is when the store's detection is refreshed.
+        {
+            DetectionCache cache(store);
+            cache.forget(pair.toolkit.path);
+            if (pair.cudnn) cache.forget(pair.cudnn->path, pair.cudnn->variant);
         }
+        auto plan = plan_activation(store, pair, spec, [](const std::string& n) { return platform::get_env(n); },
+                                    native_path_style());
+        env = plan.applied_to(std::move(env), native_path_style());
     } catch (const std::exception& e) {
         PairResult r;
         r.spec = spec;

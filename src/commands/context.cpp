@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include "core/system_store.hpp"
+#include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv {
@@ -32,18 +34,25 @@ std::optional<DetectedPair> Context::pair_for(const Spec& spec, std::string* ful
     }
     auto pair = select_pair(spec, store());
     if (full_spec) *full_spec = pair.spec();
-    return detect_pair(pair);
+    DetectionCache cache(store());
+    return detect_pair(pair, cache);
 }
 
-std::vector<EnvChange> Context::plan_for(const std::string& spec_text) {
-    auto spec = Spec::parse_or_throw(spec_text);
-    auto detected = pair_for(spec);
-    std::optional<PairEnv> penv;
-    if (detected) penv = pair_env(*detected, spec.str());
-    auto roots = known_roots(store());
-    auto style = native_path_style();
-    return plan_use(penv, spec.str(), env(), [&](const std::string& e) { return is_cuda_entry(e, roots, style); },
-                    style);
+Activation Context::plan_for(const std::string& spec_text) {
+    return plan_activation(store(), Spec::parse_or_throw(spec_text), env(), native_path_style());
+}
+
+std::unique_ptr<Shell> integration_shell(const std::string& command) {
+    auto sh = platform::get_env("CUDAENV_SHELL");
+    if (!sh || sh->empty()) {
+        std::string hint = platform::is_windows
+                               ? "in PowerShell add `Invoke-Expression (& cudaenv init pwsh | Out-String)` to "
+                                 "$PROFILE, or put the store's shims folder first on PATH; in cmd see `cudaenv init cmd`"
+                               : "add `eval \"$(cudaenv init bash)\"` to ~/.bashrc (zsh: init zsh; fish: "
+                                 "`cudaenv init fish | source`), or run one command with `cudaenv exec <spec> -- ...`";
+        throw Error("`cudaenv " + command + "` needs the shell integration, which is not loaded in this shell", hint);
+    }
+    return make_shell(*sh);
 }
 
 void Context::refresh_session_shims() {

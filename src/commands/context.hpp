@@ -35,8 +35,8 @@ public:
     ActiveSpec active();
     // The pair a spec names, with its folders read from disk; nullopt for system.
     std::optional<DetectedPair> pair_for(const Spec& spec, std::string* full_spec = nullptr);
-    // The changes that activate `spec_text` in this process's environment.
-    std::vector<EnvChange> plan_for(const std::string& spec_text);
+    // What activating `spec_text` changes in this process's environment.
+    Activation plan_for(const std::string& spec_text);
     // Writes cudaenv.ps1 / cudaenv.cmd into <store>/shims when they are missing or stale.
     void refresh_session_shims();
 

@@ -5,6 +5,7 @@
 #include "check/doctor.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
+#include "core/cmake_cache.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -12,6 +13,13 @@
 namespace cudaenv {
 
 namespace {
+
+// Build folders here configured for another toolkit than the active pair's (core/cmake_cache.hpp).
+void add_stale_build_findings(std::vector<check::Finding>& findings, const fs::path& cwd, const fs::path& root) {
+    for (const auto& s : stale_cmake_caches(cwd, root, native_path_style()))
+        findings.push_back({"cmake", check::Status::warn, describe(s, cwd), stale_cache_fix(s, cwd),
+                            {{"file", fsx::to_utf8(s.file)}, {"variable", s.variable}, {"value", s.value}}});
+}
 
 void run_doctor_cmd(Context& ctx, bool json) {
     check::DoctorInput in;
@@ -26,6 +34,7 @@ void run_doctor_cmd(Context& ctx, bool json) {
         in.active_error = e.what();
     }
     auto findings = check::run_doctor(in);
+    if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
     bool failed = false;
     for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
     if (json) {

@@ -2,7 +2,6 @@
 // or the variables as JSON, without changing anything.
 #include <CLI/CLI.hpp>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "commands/context.hpp"
 #include "shell/shell.hpp"
@@ -17,18 +16,12 @@ void run_env(Context& ctx, const std::string& spec, const std::string& shell_nam
         throw UsageError("`cudaenv env` needs --shell <sh> or --json", "e.g. cudaenv env 12.4 --shell bash");
     std::unique_ptr<Shell> shell;
     if (!json) shell = make_shell(shell_name);
-    auto changes = ctx.plan_for(spec);
+    auto plan = ctx.plan_for(spec);
     if (json) {
-        nlohmann::json set = nlohmann::json::object();
-        auto unset = nlohmann::json::array();
-        for (const auto& c : changes) {
-            if (c.value) set[c.name] = *c.value;
-            else unset.push_back(c.name);
-        }
-        std::cout << nlohmann::json{{"set", set}, {"unset", unset}}.dump(2) << "\n";
+        std::cout << plan.json() << "\n";
         return;
     }
-    std::cout << render(*shell, changes);
+    std::cout << render(*shell, plan.changes);
 }
 
 }  // namespace

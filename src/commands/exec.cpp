@@ -5,7 +5,6 @@
 #include "commands/context.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
-#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -14,13 +13,7 @@ namespace {
 void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> command) {
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw UsageError("no command to run", "cudaenv exec 12.4 -- nvcc --version");
-    auto env = platform::environment();
-    for (const auto& change : ctx.plan_for(spec)) {
-        std::erase_if(env, [&](const auto& kv) {
-            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
-        });
-        if (change.value) env.emplace_back(change.name, *change.value);
-    }
+    auto env = ctx.plan_for(spec).applied_to(platform::environment(), native_path_style());
     ctx.exit_code = platform::exec_command(command, env);
 }
 

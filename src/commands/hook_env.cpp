@@ -24,7 +24,7 @@ void run_hook_env(Context& ctx) {
     std::vector<EnvChange> changes;
     if (auto file = find_version_file(ctx.cwd())) {
         try {
-            changes = ctx.plan_for(file->spec.str());
+            changes = ctx.plan_for(file->spec.str()).changes;
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }

@@ -7,6 +7,7 @@
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/node_checks.hpp"
+#include "core/detect_cache.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -21,10 +22,18 @@ std::string where(const Record& r) {
     return fsx::to_utf8(r.path) + (r.shared ? " (shared)" : "");
 }
 
-void run_list(Context& ctx, bool json, bool bare) {
+void run_list(Context& ctx, bool json, bool bare, bool refresh) {
     auto& store = ctx.store();
     auto pairs = all_pairs(store);
     auto orphans = cudnns_without_toolkit(store);
+    auto specs = unique_specs(pairs, store);
+    if (refresh) {
+        // Detect every folder again and keep the result for use/env/exec/the shims.
+        DetectionCache cache(store);
+        cache.refresh();
+        for (const auto& t : store.toolkits()) cache.toolkit(t.path);
+        for (const auto& c : store.cudnns()) cache.cudnn(c.path, c.variant);
+    }
 
     // Which listed pair is active: the one the active spec selects (told
     // apart by its folders, as two toolkits of one version share a spec).
@@ -43,13 +52,14 @@ void run_list(Context& ctx, bool json, bool bare) {
     auto last_check = [&](const Pair& p) { return node_last_check(store, fsx::to_utf8(p.toolkit.path), cudnn_path(p)); };
 
     if (bare) {
-        for (const auto& p : pairs) std::cout << p.spec() << "\n";
+        for (const auto& s : specs) std::cout << s << "\n";
         return;
     }
     if (json) {
         auto arr = nlohmann::json::array();
-        for (const auto& p : pairs) {
-            nlohmann::json j{{"spec", p.spec()},
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            const auto& p = pairs[i];
+            nlohmann::json j{{"spec", specs[i]},
                              {"active", is_active(p)},
                              {"cuda", {{"version", p.toolkit.version.str()},
                                        {"path", fsx::to_utf8(p.toolkit.path)},
@@ -81,12 +91,13 @@ void run_list(Context& ctx, bool json, bool bare) {
         return;
     }
     Table t({"", "SPEC", "CUDA", "CUDNN", "WHERE", "CHECK"});
-    for (const auto& p : pairs) {
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const auto& p = pairs[i];
         std::string loc = where(p.toolkit);
         if (p.cudnn && (p.cudnn->managed != p.toolkit.managed || p.cudnn->shared != p.toolkit.shared ||
                         !p.cudnn->managed))
             loc += " + " + where(*p.cudnn);
-        t.add({is_active(p) ? "*" : "", p.spec(), p.toolkit.version.str(),
+        t.add({is_active(p) ? "*" : "", specs[i], p.toolkit.version.str(),
                p.cudnn ? p.cudnn->version.str() : "-", loc, last_check(p).value_or("-")});
     }
     for (const auto& c : orphans)
@@ -101,9 +112,11 @@ void register_list(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("list", "List installed pairs; * marks the active one");
     auto json = std::make_shared<bool>(false);
     auto bare = std::make_shared<bool>(false);
+    auto refresh = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print JSON");
     cmd->add_flag("--bare", *bare, "Print only the specs, one per line");
-    cmd->callback([&ctx, json, bare] { run_list(ctx, *json, *bare); });
+    cmd->add_flag("--refresh", *refresh, "Detect every folder again (cudaenv keeps what it found)");
+    cmd->callback([&ctx, json, bare, refresh] { run_list(ctx, *json, *bare, *refresh); });
 }
 
 }  // namespace cudaenv

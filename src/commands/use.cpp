@@ -6,31 +6,58 @@
 
 #include "commands/context.hpp"
 #include "commands/for_framework.hpp"
+#include "core/cmake_cache.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
+#include "util/fs.hpp"
 
 namespace cudaenv {
 
-// The shell that will evaluate our output; throws when there is none.
-std::unique_ptr<Shell> integration_shell(const std::string& command) {
-    auto sh = platform::get_env("CUDAENV_SHELL");
-    if (!sh || sh->empty()) {
-        std::string hint = platform::is_windows
-                               ? "in PowerShell add `Invoke-Expression (& cudaenv init pwsh | Out-String)` to "
-                                 "$PROFILE, or put the store's shims folder first on PATH; in cmd see `cudaenv init cmd`"
-                               : "add `eval \"$(cudaenv init bash)\"` to ~/.bashrc (zsh: init zsh; fish: "
-                                 "`cudaenv init fish | source`), or run one command with `cudaenv exec <spec> -- ...`";
-        throw Error("`cudaenv " + command + "` needs the shell integration, which is not loaded in this shell", hint);
+namespace {
+
+// When a spec matches more than one install, say which one it took and why,
+// and how to name each exactly.
+void explain_choice(Context& ctx, const Activation& a) {
+    auto spec = Spec::parse(a.spec);
+    if (!spec || !a.pair) return;
+    auto matches = matching_toolkits(*spec, ctx.store());
+    if (matches.size() < 2) return;
+    auto pairs = all_pairs(ctx.store());
+    auto specs = unique_specs(pairs, ctx.store());
+    auto exact = [&](const Pair& p) {
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (pairs[i].same_as(p)) return specs[i];
+        return p.spec();
+    };
+    std::cerr << "cudaenv: '" << a.spec << "' matches " << matches.size() << " CUDA installs; using "
+              << exact(*a.pair) << " (" << fsx::to_utf8(a.pair->toolkit.path)
+              << "): the newest version, and on a tie the store's own install first, then the first adopted\n";
+    for (const auto& t : matches) {
+        if (t.path == a.pair->toolkit.path) continue;
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (pairs[i].toolkit.path == t.path) {
+                std::cerr << "cudaenv: the other: " << specs[i] << " (" << fsx::to_utf8(t.path) << ")\n";
+                break;
+            }
     }
-    return make_shell(*sh);
 }
 
-namespace {
+// A build folder here configured for another toolkit keeps using it after the switch.
+void warn_stale_builds(Context& ctx, const Activation& a) {
+    if (!a.folders) return;
+    for (const auto& s : stale_cmake_caches(ctx.cwd(), a.folders->toolkit.root, native_path_style()))
+        std::cerr << "cudaenv: warning: " << describe(s, ctx.cwd()) << "\nhint: " << stale_cache_fix(s, ctx.cwd())
+                  << "\n";
+}
 
 void run_use(Context& ctx, const std::string& spec) {
     auto shell = integration_shell("use");
-    std::cout << render(*shell, ctx.plan_for(spec));
+    auto plan = ctx.plan_for(spec);
+    explain_choice(ctx, plan);
+    warn_stale_builds(ctx, plan);
+    for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
+    std::cout << render(*shell, plan.changes);
 }
 
 }  // namespace

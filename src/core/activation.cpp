@@ -4,6 +4,10 @@
 #include <cctype>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
+#include "core/detect_cache.hpp"
+#include "core/host_compiler.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -18,10 +22,10 @@ bool is_list_var(const std::string& name) { return name == "PATH" || name == "LD
 // The state of a session's `use`, kept in the environment itself:
 //   __CUDAENV_STATE      "v2;PATH=+;LD_LIBRARY_PATH=-;...;~PATH": each variable
 //                        cudaenv changed (+ it had a value, - it was unset), and
-//                        ~NAME for each list whose last value cudaenv set is kept
+//                        ~NAME for each variable whose last value cudaenv set is kept
 //   __CUDAENV_<NAME>_WAS its value before the first `use`, verbatim
-//   __CUDAENV_<NAME>_SET the list value cudaenv last set, so deactivate can
-//                        tell whether the user changed it since
+//   __CUDAENV_<NAME>_SET the value cudaenv last set, so deactivate can tell
+//                        whether the user changed it since
 // One variable per value keeps each assignment about as long as the value
 // itself (cmd.exe refuses lines over 8191 characters), and names ending in
 // _WAS/_SET are not among fish's colon-split *PATH variables.
@@ -119,19 +123,29 @@ std::string merge_back(const std::string& current, const std::string& we_set, co
     for (const auto& e : orig)
         if (!find(ours, e) || find(cur, e)) out.push_back(e);  // drop what the user removed
     const auto kept = out;
-    auto put_first_by_us = [&](const std::string& e) { return find(ours, e) && !find(orig, e); };
+    // The entries cudaenv put first: one occurrence each in `cur` is ours; a
+    // second one (the user appended a toolkit's bin themselves) is the user's.
+    std::vector<bool> by_us(cur.size(), false);
+    for (const auto& e : ours) {
+        if (find(orig, e)) continue;
+        for (size_t i = 0; i < cur.size(); ++i)
+            if (!by_us[i] && same_path_entry(cur[i], e, style)) {
+                by_us[i] = true;
+                break;
+            }
+    }
     // Entries after the last original one in `cur` were appended by the user.
     size_t last_anchor = 0;
     bool any_anchor = false;
     for (size_t i = 0; i < cur.size(); ++i)
-        if (!put_first_by_us(cur[i]) && find(kept, cur[i])) {
+        if (!by_us[i] && find(kept, cur[i])) {
             last_anchor = i;
             any_anchor = true;
         }
     size_t insert_at = 0;
     for (size_t i = 0; i < cur.size(); ++i) {
         const auto& e = cur[i];
-        if (put_first_by_us(e)) continue;
+        if (by_us[i]) continue;
         if (auto at = find(out, e)) {
             insert_at = std::max(insert_at, *at + 1);
         } else if (any_anchor && i > last_anchor) {
@@ -150,6 +164,7 @@ PairEnv pair_env(const DetectedPair& pair, const std::string& spec) {
     e.spec = spec;
     e.cuda_root = fsx::to_utf8(pair.toolkit.root);
     e.cuda_version = pair.toolkit.version;
+    if (!pair.toolkit.nvcc.empty()) e.nvcc = fsx::to_utf8(pair.toolkit.nvcc);
     for (const auto& d : pair.toolkit.bin_dirs) e.path_dirs.push_back(fsx::to_utf8(d));
     for (const auto& d : pair.toolkit.lib_dirs) e.lib_dirs.push_back(fsx::to_utf8(d));
     if (pair.cudnn) {
@@ -182,13 +197,13 @@ bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roo
 
 std::vector<std::string> known_roots(Store& store) {
     // Never treat a shared system folder as a root (a system cuDNN lives in /usr).
-    auto unsafe = [](const fs::path& p) {
+    std::vector<fs::path> system_dirs;  // normalized once: this runs on every activation
+    for (const auto& s : platform::system_library_dirs()) system_dirs.push_back(fsx::absolute_normal(s));
+    auto unsafe = [&](const fs::path& p) {
         auto n = fsx::absolute_normal(p);
         if (n == n.root_path() || n == fs::path("/usr") || n == fs::path("/usr/local") || n == fs::path("/opt"))
             return true;
-        for (const auto& s : platform::system_library_dirs())
-            if (n == fsx::absolute_normal(s)) return true;
-        return false;
+        return std::find(system_dirs.begin(), system_dirs.end(), n) != system_dirs.end();
     };
     std::vector<std::string> roots = {fsx::to_utf8(store.toolkits_dir()), fsx::to_utf8(store.cudnn_dir())};
     for (const auto& t : store.toolkits())
@@ -204,14 +219,27 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
     State st = before;
     std::vector<std::string> lists = {"PATH"};
     if (style == PathStyle::posix) lists.push_back("LD_LIBRARY_PATH");
-    // A list the user changed since the last `use`: their change becomes part
-    // of what `deactivate` restores, instead of being lost with ours.
-    for (const auto& var : lists) {
-        auto last = st.last_set.find(var);
+    // A variable the user changed since the last `use`: their change becomes
+    // part of what `deactivate` restores, instead of being lost with ours
+    // (a list merged entry by entry, any other variable as they set it).
+    for (auto last = st.last_set.begin(); last != st.last_set.end();) {
+        const auto& var = last->first;
         auto cur = env(var);
-        if (last == st.last_set.end() || !cur || *cur == last->second || !st.saved.count(var)) continue;
-        st.saved[var] = merge_back(*cur, last->second, st.saved[var], style);
-        last->second = *cur;
+        if (!st.saved.count(var) || cur == last->second || (is_list_var(var) && !cur)) {
+            ++last;
+        } else if (is_list_var(var)) {
+            st.saved[var] = merge_back(*cur, last->second, st.saved[var], style);
+            last->second = *cur;
+            ++last;
+        } else {
+            st.saved[var] = cur;
+            if (cur) {
+                last->second = *cur;
+                ++last;
+            } else {
+                last = st.last_set.erase(last);
+            }
+        }
     }
     auto original = [&](const std::string& name) -> std::optional<std::string> {
         if (auto it = st.saved.find(name); it != st.saved.end()) return it->second;
@@ -246,6 +274,10 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
         want("CUDA_HOME", pair->cuda_root);
         want("CUDNN_PATH", pair->cudnn_root);
         want("CUDNN_HOME", pair->cudnn_root);
+        want("CUDACXX", pair->nvcc);
+        want("CUDAToolkit_ROOT", pair->cuda_root);
+        for (const auto& [name, value] : pair->defaults)
+            if (!original(name)) want(name, value);  // never over a value the user set
         if (style == PathStyle::windows)
             want("CUDA_PATH_V" + std::to_string(pair->cuda_version.major()) + "_" +
                      std::to_string(pair->cuda_version.minor()),
@@ -269,7 +301,8 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
             st.order.push_back(name);
         }
         if (target[name] != env(name)) out.push_back({name, target[name]});
-        if (is_list_var(name) && target[name]) st.last_set[name] = *target[name];
+        // What cudaenv set, so a later `deactivate` can tell a value the user set since.
+        if (name != "CUDAENV_VERSION" && target[name]) st.last_set[name] = *target[name];
         else st.last_set.erase(name);
     }
     write_state(st, before, env, out);
@@ -284,12 +317,85 @@ std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style) {
         std::optional<std::string> value = st->saved.at(name);
         auto last = st->last_set.find(name);
         auto cur = env(name);
-        if (is_list_var(name) && last != st->last_set.end() && cur && *cur != last->second)
-            value = merge_back(*cur, last->second, value, style);
+        // Changed by the user since `use`: keep their change.
+        if (last != st->last_set.end() && cur != last->second) {
+            if (!is_list_var(name)) value = cur;
+            else if (cur) value = merge_back(*cur, last->second, value, style);
+        }
         if (value != cur) out.push_back({name, value});
     }
     clear_state(*st, env, out);
     return out;
+}
+
+bool same_env_name(std::string_view a, std::string_view b, PathStyle style) {
+    return style == PathStyle::windows ? str::iequals_ascii(a, b) : a == b;
+}
+
+void apply_changes(EnvBlock& env, const std::vector<EnvChange>& changes, PathStyle style) {
+    for (const auto& c : changes) {
+        std::erase_if(env, [&](const auto& kv) { return same_env_name(kv.first, c.name, style); });
+        if (c.value) env.emplace_back(c.name, *c.value);
+    }
+}
+
+EnvBlock Activation::applied_to(EnvBlock env, PathStyle style) const {
+    apply_changes(env, changes, style);
+    return env;
+}
+
+std::string Activation::json() const {
+    nlohmann::json set = nlohmann::json::object();
+    auto unset = nlohmann::json::array();
+    for (const auto& c : changes) {
+        if (c.value) set[c.name] = *c.value;
+        else unset.push_back(c.name);
+    }
+    return nlohmann::json{{"set", set}, {"unset", unset}}.dump(2);
+}
+
+namespace {
+
+Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
+                         PathStyle style) {
+    Activation a;
+    a.spec = spec;
+    a.full_spec = pair ? pair->spec() : "system";
+    std::optional<PairEnv> penv;
+    if (pair) {
+        DetectionCache cache(store);
+        a.folders = detect_pair(*pair, cache);
+        penv = pair_env(*a.folders, spec);
+        // Linux: a default c++ newer than this nvcc accepts (core/host_compiler.hpp).
+        if (style == PathStyle::posix && !platform::is_windows && !a.folders->toolkit.nvcc.empty()) {
+            if (auto choice = pick_host_compiler(store.root(), a.folders->toolkit.version, env("PATH").value_or(""))) {
+                penv->defaults = {{"NVCC_CCBIN", choice->path}, {"CUDAHOSTCXX", choice->path}};
+                a.notes.push_back(choice->reason);
+                a.notes.back() += "; NVCC_CCBIN and CUDAHOSTCXX: " + choice->path;
+            }
+        }
+    }
+    a.pair = std::move(pair);
+    auto roots = known_roots(store);
+    a.changes = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+    // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
+    if (!a.notes.empty() && std::none_of(a.changes.begin(), a.changes.end(),
+                                         [](const EnvChange& c) { return c.name == "NVCC_CCBIN" && c.value; }))
+        a.notes.clear();
+    return a;
+}
+
+}  // namespace
+
+Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style) {
+    std::optional<Pair> pair;
+    if (!spec.system) pair = select_pair(spec, store);
+    return plan_for_pair(store, std::move(pair), spec.str(), env, style);
+}
+
+Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
+                           PathStyle style) {
+    return plan_for_pair(store, pair, spec, env, style);
 }
 
 }  // namespace cudaenv

@@ -5,16 +5,20 @@
 // PATH (and LD_LIBRARY_PATH on Linux): every entry that belongs to a known
 // toolkit/cuDNN or a usual CUDA install place is removed, the pair's folders
 // go first, all other entries keep their order. CUDA_PATH, CUDA_HOME,
-// CUDNN_PATH, CUDNN_HOME (+ CUDA_PATH_V<maj>_<min> on Windows) and
-// CUDAENV_VERSION are set. The values from before the first `use` are kept
+// CUDNN_PATH, CUDNN_HOME, CUDACXX (the pair's nvcc, for CMake),
+// CUDAToolkit_ROOT (FindCUDAToolkit), CUDA_PATH_V<maj>_<min> on Windows (the
+// Visual Studio CUDA build customization) and CUDAENV_VERSION are set. The values from before the first `use` are kept
 // in __CUDAENV_STATE so `deactivate` restores them byte for byte.
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/pathlist.hpp"
 #include "core/pairs.hpp"
+#include "core/spec.hpp"
 
 namespace cudaenv {
 
@@ -35,10 +39,13 @@ inline constexpr size_t cmd_path_limit = 8191;
 struct PairEnv {
     std::string spec;                     // CUDAENV_VERSION
     std::string cuda_root;
+    std::optional<std::string> nvcc;      // CUDACXX; nullopt for a runtime-only toolkit
     Version cuda_version;
     std::optional<std::string> cudnn_root;
     std::vector<std::string> path_dirs;   // PATH, in order
     std::vector<std::string> lib_dirs;    // LD_LIBRARY_PATH, in order
+    // Set only where the user had no value before cudaenv (NVCC_CCBIN, CUDAHOSTCXX).
+    std::vector<std::pair<std::string, std::string>> defaults;
 };
 
 PairEnv pair_env(const DetectedPair& pair, const std::string& spec);
@@ -58,5 +65,38 @@ std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style);
 bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style);
 // The roots of everything the store knows (store folders, adopted folders).
 std::vector<std::string> known_roots(Store& store);
+
+// An environment block, as the OS hands one to a child process.
+using EnvBlock = std::vector<std::pair<std::string, std::string>>;
+// Variable names: Windows folds ASCII case (Path is PATH), POSIX does not.
+bool same_env_name(std::string_view a, std::string_view b, PathStyle style);
+// `env` with `changes` applied: each changed name replaced (or removed).
+void apply_changes(EnvBlock& env, const std::vector<EnvChange>& changes, PathStyle style);
+
+// The one activation path. `use`, `env`, `exec`, `hook-env`, check's runner
+// and the tool shim all go spec -> pair -> folders (from the detection
+// cache) -> changes through here, and differ only in what they do with the
+// changes: render them for a shell (shell/shell.hpp render()), apply them
+// to a child's environment block, or print them as JSON.
+struct Activation {
+    std::string spec;                   // the spec as asked ("12", "system"); CUDAENV_VERSION
+    std::string full_spec;              // the pair's full spec ("12.6.3+9.8.0"), "system"
+    std::optional<Pair> pair;           // nullopt for system
+    std::optional<DetectedPair> folders;
+    std::vector<EnvChange> changes;
+    // What cudaenv chose on the user's behalf (a host compiler), for `use` to say on stderr.
+    std::vector<std::string> notes;
+
+    // The environment block `env` with this activation applied.
+    EnvBlock applied_to(EnvBlock env, PathStyle style) const;
+    // {"set": {...}, "unset": [...]}, two-space indented.
+    std::string json() const;
+};
+
+// Activates what `spec` names (system included) in the environment `env` reads.
+Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style);
+// Activates `pair` itself (check's runner: the pair is already chosen).
+Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
+                           PathStyle style);
 
 }  // namespace cudaenv

@@ -151,7 +151,9 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     tk.root = dir;
 
 
-    bool has_nvcc = fsx::is_file(dir / "bin" / "nvcc") || fsx::is_file(dir / "bin" / "nvcc.exe");
+    for (auto name : {"nvcc", "nvcc.exe"})
+        if (tk.nvcc.empty() && fsx::is_file(dir / "bin" / name)) tk.nvcc = dir / "bin" / name;
+    bool has_nvcc = !tk.nvcc.empty();
     bool has_runtime = false;
     std::string lib_version_name;
 

@@ -23,6 +23,7 @@ struct Toolkit {
     std::vector<fs::path> bin_dirs;  // go first on PATH (tools; Windows DLLs too)
     std::vector<fs::path> lib_dirs;  // go first on LD_LIBRARY_PATH (Linux shared libraries)
     bool windows = false;          // a Windows layout (DLLs), whatever the host is
+    fs::path nvcc;                 // bin/nvcc[.exe]; empty for a runtime-only toolkit
 };
 
 struct Cudnn {

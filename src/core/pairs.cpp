@@ -1,6 +1,9 @@
 #include "core/pairs.hpp"
 
 #include "core/system_store.hpp"
+#include <algorithm>
+
+#include "core/detect_cache.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -8,6 +11,38 @@ namespace cudaenv {
 
 std::string Pair::spec() const {
     return toolkit.version.str() + "+" + (cudnn ? cudnn->version.str() : std::string("none"));
+}
+
+std::string Pair::id() const {
+    auto id = fsx::to_utf8(toolkit.path) + "\n";
+    if (cudnn) id += fsx::to_utf8(cudnn->path) + "\n" + cudnn->variant;
+    return id;
+}
+
+std::vector<std::string> origin_names(const fs::path& folder, bool managed) {
+    std::vector<std::string> out;
+    auto label = [](std::string s) {
+        for (auto& c : s) {
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) c = '-';
+        }
+        while (!s.empty() && !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9'))) s.erase(0, 1);
+        if (s.size() > 32) s.resize(32);
+        return s;
+    };
+    auto n = fsx::absolute_normal(folder);
+    auto text = fsx::to_utf8(n);
+    std::replace(text.begin(), text.end(), '\\', '/');
+    if (managed) out.push_back("store");
+    else if (text.find("/site-packages/nvidia/") != std::string::npos || text.find("/Lib/site-packages/nvidia/") != std::string::npos)
+        out.push_back("pip");
+    else if (text == "/usr" || text.starts_with("/usr/lib") || text.starts_with("/usr/include"))
+        out.push_back("system");
+    auto own = label(fsx::to_utf8(n.filename()));
+    auto parent = label(fsx::to_utf8(n.parent_path().filename()));
+    for (const auto& o : {own, parent.empty() || own.empty() ? std::string() : label(parent + "-" + own)})
+        if (Spec::valid_origin(o) && std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+    return out;
 }
 
 bool cudnn_fits(const CudnnRecord& c, const ToolkitRecord& t) {
@@ -29,6 +64,20 @@ std::string installed_summary(Store& store) {
 }
 
 namespace {
+
+bool has_origin(const fs::path& folder, bool managed, const std::string& origin) {
+    if (origin.empty()) return true;
+    auto names = origin_names(folder, managed);
+    return std::find(names.begin(), names.end(), origin) != names.end();
+}
+
+bool toolkit_matches(const ToolkitRecord& t, const Spec& spec) {
+    return t.version.matches(spec.cuda) && has_origin(t.path, t.managed, spec.cuda_origin);
+}
+
+bool cudnn_matches(const CudnnRecord& c, const Spec& spec) {
+    return c.version.matches(spec.cudnn) && has_origin(c.path, c.managed, spec.cudnn_origin);
+}
 
 // The default cuDNN for a toolkit: its pin, else the newest that fits.
 std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
@@ -56,7 +105,7 @@ Pair select_pair(const Spec& spec, Store& store) {
     auto cudnns = store.cudnns();
     const ToolkitRecord* tk = nullptr;
     for (const auto& t : toolkits)
-        if (t.version.matches(spec.cuda)) {
+        if (toolkit_matches(t, spec)) {
             tk = &t;
             break;
         }
@@ -70,7 +119,7 @@ Pair select_pair(const Spec& spec, Store& store) {
         case Spec::Cudnn::version: {
             const CudnnRecord* any = nullptr;
             for (const auto& c : cudnns) {
-                if (!c.version.matches(spec.cudnn)) continue;
+                if (!cudnn_matches(c, spec)) continue;
                 if (cudnn_fits(c, *tk) || c.cuda_major == 0) {
                     pair.cudnn = c;
                     break;
@@ -90,6 +139,48 @@ Pair select_pair(const Spec& spec, Store& store) {
         }
     }
     return pair;
+}
+
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store) {
+    std::vector<ToolkitRecord> out;
+    if (spec.system) return out;
+    for (const auto& t : store.toolkits())
+        if (toolkit_matches(t, spec)) out.push_back(t);
+    return out;
+}
+
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& store) {
+    std::vector<std::string> out;
+    auto selects = [&](const std::string& text, const Pair& p) {
+        auto spec = Spec::parse(text);
+        if (!spec) return false;
+        try {
+            return select_pair(*spec, store).same_as(p);
+        } catch (const Error&) {
+            return false;
+        }
+    };
+    for (const auto& p : pairs) {
+        const auto base = p.spec();
+        std::vector<std::string> candidates = {base};
+        auto tk_names = origin_names(p.toolkit.path, p.toolkit.managed);
+        std::vector<std::string> cudnn_names;
+        if (p.cudnn) cudnn_names = origin_names(p.cudnn->path, p.cudnn->managed);
+        const auto tv = p.toolkit.version.str();
+        const auto rest = p.cudnn ? p.cudnn->version.str() : std::string("none");
+        for (const auto& o : tk_names) candidates.push_back(tv + "@" + o + "+" + rest);
+        for (const auto& o : cudnn_names) candidates.push_back(tv + "+" + rest + "@" + o);
+        for (const auto& a : tk_names)
+            for (const auto& b : cudnn_names) candidates.push_back(tv + "@" + a + "+" + rest + "@" + b);
+        std::string chosen = base;
+        for (const auto& c : candidates)
+            if (selects(c, p)) {
+                chosen = c;
+                break;
+            }
+        out.push_back(chosen);
+    }
+    return out;
 }
 
 std::vector<Pair> all_pairs(Store& store) {
@@ -121,14 +212,19 @@ std::vector<CudnnRecord> cudnns_without_toolkit(Store& store) {
 }
 
 DetectedPair detect_pair(const Pair& pair) {
-    auto tk = detect_toolkit(pair.toolkit.path);
+    DetectionCache cache;  // in memory: always reads the folders
+    return detect_pair(pair, cache);
+}
+
+DetectedPair detect_pair(const Pair& pair, DetectionCache& cache) {
+    auto tk = cache.toolkit(pair.toolkit.path);
     if (!tk)
         throw Error("the CUDA " + pair.toolkit.version.str() + " folder '" + fsx::to_utf8(pair.toolkit.path) +
                         "' is missing or no longer holds a toolkit",
                     "run `cudaenv uninstall " + pair.toolkit.version.str() + "` to forget it");
     DetectedPair out{*tk, std::nullopt};
     if (pair.cudnn) {
-        auto c = detect_cudnn(pair.cudnn->path, pair.cudnn->variant);
+        auto c = cache.cudnn(pair.cudnn->path, pair.cudnn->variant);
         if (!c)
             throw Error("the cuDNN " + pair.cudnn->version.str() + " folder '" + fsx::to_utf8(pair.cudnn->path) +
                             "' is missing or no longer holds cuDNN",

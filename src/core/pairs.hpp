@@ -14,9 +14,28 @@ namespace cudaenv {
 struct Pair {
     ToolkitRecord toolkit;
     std::optional<CudnnRecord> cudnn;
-    // The full spec of this pair: "12.6.3+9.8.0" or "12.6.3+none".
+    // The full spec of this pair: "12.6.3+9.8.0" or "12.6.3+none" (two
+    // installs of one version share it: unique_specs() tells them apart).
     std::string spec() const;
+    // What identifies the pair across runs whatever its spec: its folders.
+    std::string id() const;
+    bool same_as(const Pair& o) const { return id() == o.id(); }
 };
+
+// The origin names of an installed folder, the most general first: "store"
+// (installed by cudaenv), "pip" (a wheel in site-packages/nvidia) or
+// "system" (in /usr), then the folder's own name ("cuda-12.6", "cu13"), then
+// its parent's and its own ("local-cuda"), each lowercased with anything
+// outside [a-z0-9._-] made '-'. A spec's "@origin" matches any of them.
+std::vector<std::string> origin_names(const fs::path& folder, bool managed);
+
+// The spec `list` shows for each pair, in order: the shortest that selects
+// exactly that pair among `pairs` with the store's pins (the full versions,
+// then an origin on the toolkit, the cuDNN, or both).
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& store);
+
+// Every toolkit that `spec`'s CUDA part matches, in the order selection takes them.
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store);
 
 // A pair with its folders read from disk (throws when a folder has gone).
 struct DetectedPair {
@@ -37,7 +56,10 @@ std::vector<Pair> all_pairs(Store& store);
 // cuDNNs that fit no known toolkit.
 std::vector<CudnnRecord> cudnns_without_toolkit(Store& store);
 
+class DetectionCache;
+// Reads the pair's folders (from `cache` when its key still holds).
 DetectedPair detect_pair(const Pair& pair);
+DetectedPair detect_pair(const Pair& pair, DetectionCache& cache);
 
 // "11.8.0 (store), 12.6.3 (/usr/local/cuda-12.6)" for error messages.
 std::string installed_summary(Store& store);

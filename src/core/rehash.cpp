@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include "core/detect.hpp"
+#include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
+#include "util/embedded.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -13,32 +15,10 @@ namespace cudaenv {
 
 namespace {
 
-// Names a shim must never take: cudaenv itself and its session shims.
-bool reserved(const std::string& name) {
-    auto lower = str::to_lower_ascii(name);
-    return lower.starts_with("cudaenv");
-}
-
-// A tool name that is safe as a file name on every platform and in every shell.
-bool plain_name(const std::string& name) {
-    if (name.empty() || name[0] == '.' || name[0] == '-') return false;
-    for (unsigned char c : name)
-        if (!(std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '+')) return false;
-    return true;
-}
-
 // The tool name of an executable in a toolkit bin folder, or "".
 std::string tool_name(const fs::path& file) {
-    auto name = fsx::to_utf8(file.filename());
-    if (platform::is_windows) {
-        // Tools are .exe files; bin also holds DLLs and .bat helpers that no shim should shadow.
-        if (!str::to_lower_ascii(name).ends_with(".exe")) return {};
-        name.resize(name.size() - 4);
-    } else if (name.ends_with(".so") || name.find(".so.") != std::string::npos) {
-        return {};
-    }
-    if (!plain_name(name) || reserved(name)) return {};
-    return platform::is_executable(file) ? name : std::string();
+    auto name = toolkit_tool_of(file, native_path_style());
+    return !name.empty() && platform::is_executable(file) ? name : std::string();
 }
 
 bool is_shim_file(const fs::path& p, const fs::path& program) {
@@ -83,6 +63,40 @@ void place_shim(const fs::path& target, const fs::path& program) {
 
 }  // namespace
 
+const std::set<std::string>& nvidia_tool_names() {
+    static const std::set<std::string> names = [] {
+        std::set<std::string> out;
+        for (const auto& line : str::split(std::string(embedded::find("toolkit_tools.txt").value_or("")), '\n')) {
+            if (line.empty() || line[0] == '#') continue;
+            auto words = str::split(line, ' ');
+            for (size_t i = 1; i < words.size(); ++i)
+                if (!words[i].empty()) out.insert(words[i]);
+        }
+        return out;
+    }();
+    return names;
+}
+
+std::string tool_name_of(const fs::path& argv0, PathStyle style) {
+    auto name = fsx::to_utf8(argv0.filename());
+    if (style == PathStyle::windows) {
+        // argv[0] may still hold a Windows path on a POSIX build (tests): take its last part.
+        if (auto cut = name.find_last_of("\\/"); cut != std::string::npos) name = name.substr(cut + 1);
+        if (str::to_lower_ascii(name).ends_with(".exe")) name.resize(name.size() - 4);
+    }
+    return name;
+}
+
+std::string toolkit_tool_of(const fs::path& file, PathStyle style) {
+    auto name = fsx::to_utf8(file.filename());
+    if (style == PathStyle::windows) {
+        // Tools are .exe files; bin also holds DLLs and .bat helpers that no shim should shadow.
+        if (!str::to_lower_ascii(name).ends_with(".exe")) return {};
+        name = str::to_lower_ascii(tool_name_of(file, style));
+    }
+    return nvidia_tool_names().count(name) ? name : std::string();
+}
+
 fs::path shim_program_path() {
     auto exe = platform::executable_path();
     return exe.parent_path() / fsx::from_utf8(std::string("cudaenv-shim") + platform::exe_suffix());
@@ -90,8 +104,11 @@ fs::path shim_program_path() {
 
 std::set<std::string> toolkit_tools(Store& store) {
     std::set<std::string> tools;
+    // Through the detection kept in the store: add, discover --add and install
+    // run this, so a folder is detected when it is adopted or installed.
+    DetectionCache cache(store);
     for (const auto& rec : store.toolkits()) {
-        auto tk = detect_toolkit(rec.path);
+        auto tk = cache.toolkit(rec.path);
         if (!tk) continue;  // gone: `list` and `use` report it
         for (const auto& dir : tk->bin_dirs) {
             std::error_code ec;
@@ -137,7 +154,7 @@ RehashResult rehash(Store& store, const fs::path& program) {
     std::error_code ec;
     for (fs::directory_iterator it(r.dir, ec), end; !ec && it != end; it.increment(ec)) {
         auto name = fsx::to_utf8(it->path().filename());
-        if (wanted.count(name) || reserved(name)) continue;
+        if (wanted.count(name) || str::to_lower_ascii(name).starts_with("cudaenv")) continue;  // session shims
         if (name.ends_with(".rehash-tmp") || is_shim_file(it->path(), program)) stale.push_back(it->path());
     }
     for (const auto& p : stale) {
@@ -154,6 +171,11 @@ RehashResult rehash(Store& store) { return rehash(store, shim_program_path()); }
 
 bool rehash_or_warn(Store& store) {
     try {
+        {
+            // The store changed: keep what every cuDNN holds too, for use/env/exec and the shims.
+            DetectionCache cache(store);
+            for (const auto& c : store.cudnns()) cache.cudnn(c.path, c.variant);
+        }
         rehash(store);
         return true;
     } catch (const Error& e) {

@@ -1,13 +1,15 @@
 #pragma once
 // Tool shims: <store>/shims holds one copy (hard link where the file system
 // allows it) of the native shim program per executable of every known
-// toolkit, named like the tool (nvcc, on Windows nvcc.exe). The shim finds
+// toolkit that is one of NVIDIA's toolkit programs (src/data/toolkit_tools.txt),
+// named like the tool (nvcc, on Windows nvcc.exe). The shim finds
 // the active pair itself and execs the real tool (see shims/shim.cpp).
 #include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/pathlist.hpp"
 #include "core/store.hpp"
 
 namespace cudaenv {
@@ -25,7 +27,16 @@ struct RehashResult {
 // The shim program: cudaenv-shim[.exe] beside the running cudaenv executable.
 std::filesystem::path shim_program_path();
 
-// The tool names (without .exe) of every executable in every known
+// The programs NVIDIA's toolkit components put in bin (without .exe).
+const std::set<std::string>& nvidia_tool_names();
+// What a program's file name stands for: "nvcc" for nvcc, and under Windows
+// rules for nvcc.exe in any case; "" when it is none of NVIDIA's tools or,
+// under Windows rules, not an .exe. `file` need not exist.
+std::string toolkit_tool_of(const std::filesystem::path& file, PathStyle style);
+// The name a shim is run under, without .exe under Windows rules.
+std::string tool_name_of(const std::filesystem::path& argv0, PathStyle style);
+
+// The tool names (without .exe) of NVIDIA's programs in every known
 // toolkit's bin folders, each once. Toolkits whose folder has gone are skipped.
 std::set<std::string> toolkit_tools(Store& store);
 

@@ -1,4 +1,5 @@
 #include "platform/platform.hpp"
+#include "platform/stamp.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -118,6 +119,13 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     ::execve(program.c_str(), cargv.data(), cenv.data());
     std::cerr << "cudaenv: error: cannot run '" << program << "': " << std::strerror(errno) << "\n";
     return errno == ENOENT ? 127 : 126;
+}
+
+std::optional<FileStamp> file_stamp(const fs::path& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+    return FileStamp{static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec,
+                     static_cast<unsigned long long>(st.st_size), S_ISDIR(st.st_mode)};
 }
 
 bool is_executable(const fs::path& p) {

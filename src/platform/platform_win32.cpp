@@ -1,4 +1,5 @@
 #include "platform/platform.hpp"
+#include "platform/stamp.hpp"
 
 #include <windows.h>
 #include <shellapi.h>
@@ -221,6 +222,15 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
 }
 
 bool is_executable(const fs::path& p) { return fsx::is_file(p); }
+
+std::optional<FileStamp> file_stamp(const fs::path& p) {
+    WIN32_FILE_ATTRIBUTE_DATA a{};
+    if (!GetFileAttributesExW(p.c_str(), GetFileExInfoStandard, &a)) return std::nullopt;
+    // 100 ns units since 1601: only compared for equality, so no epoch shift.
+    auto t = (static_cast<unsigned long long>(a.ftLastWriteTime.dwHighDateTime) << 32) | a.ftLastWriteTime.dwLowDateTime;
+    auto size = (static_cast<unsigned long long>(a.nFileSizeHigh) << 32) | a.nFileSizeLow;
+    return FileStamp{static_cast<long long>(t) * 100, size, (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0};
+}
 
 void make_executable(const fs::path&) {}
 

@@ -25,7 +25,8 @@ case "$1" in
   --cat) echo "@TOOL@ @VER@ stdin:"; cat ; exit 0 ;;
   --args) shift; for a in "$@"; do printf '[%s]\n' "$a"; done; exit 0 ;;
   --ppid) echo "$PPID"; exit 0 ;;
-  --env) echo "CUDA_HOME=$CUDA_HOME"; echo "CUDAENV_VERSION=$CUDAENV_VERSION"; echo "PATH=$PATH"; exit 0 ;;
+  --env) echo "CUDA_HOME=$CUDA_HOME"; echo "CUDAENV_VERSION=$CUDAENV_VERSION"; echo "PATH=$PATH"
+         echo "CUDACXX=$CUDACXX"; echo "CUDAToolkit_ROOT=$CUDAToolkit_ROOT"; exit 0 ;;
 esac
 echo "@TOOL@ @VER@"
 """
@@ -157,12 +158,30 @@ class ToolShimTest(Base):
         self.assertEqual(p.stdout.strip(), str(os.getpid()))
 
     def test_tool_the_pair_lacks(self):
+        # Nothing else on PATH has it: the shell's own "not found" status, with the reason.
         p = self.shim("ptxas", cwd=self.proj)
         self.assertEqual(p.returncode, 127)
-        self.assertIn("cudaenv: error: ptxas: CUDA 11.8.89+none has no ptxas (set by %s)" %
-                      os.path.join(self.proj, ".cudaenv"), p.stderr)
+        self.assertIn("cudaenv: error: ptxas: no ptxas on PATH outside cudaenv's shims, and CUDA 11.8.89+none "
+                      "has none (set by %s)" % os.path.join(self.proj, ".cudaenv"), p.stderr)
         self.assertIn("hint: ", p.stderr)
         self.assertEqual(self.shim("ptxas", cwd=self.new).stdout, "ptxas 12.4.1\n")
+
+    def test_tool_the_pair_lacks_falls_through_to_path(self):
+        # As for system: the next ptxas on PATH runs, with the shims folder taken out of its PATH.
+        write(os.path.join(self.sysbin, "ptxas"), '#!/bin/sh\necho "system ptxas"\necho "PATH=$PATH"\n', 0o755)
+        p = self.shim("ptxas", cwd=self.proj)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertEqual(lines[0], "system ptxas")
+        self.assertNotIn(self.shims, lines[1][5:].split(":"))
+        self.assertEqual(p.stderr, "")
+
+    def test_pair_environment_has_build_tool_variables(self):
+        # CMake's CUDACXX and FindCUDAToolkit's CUDAToolkit_ROOT, over a user's own value.
+        env = dict(self.env, CUDACXX="/opt/elsewhere/bin/nvcc")
+        out = self.shim("nvcc", "--env", cwd=self.new, env=env).stdout.splitlines()
+        self.assertIn("CUDACXX=" + os.path.join(self.tk124, "bin", "nvcc"), out)
+        self.assertIn("CUDAToolkit_ROOT=" + self.tk124, out)
 
     def test_unresolvable_pair(self):
         bad = os.path.join(self.tmp, "old")
@@ -267,6 +286,23 @@ class RehashTest(Base):
         # The copy is byte-identical to the program, so it stays (it works as it is).
         self.assertEqual(self.shim("nvcc", env=dict(self.env, CUDAENV_VERSION="12.4")).stdout, "nvcc 12.4.1\n")
 
+    def test_only_the_toolkits_own_tools_get_shims(self):
+        # A conda-like environment adopted as a toolkit: nvcc beside python3, gcc, ls and git.
+        env_root = make_toolkit(os.path.join(self.tmp, "conda-env"), "12.4.1",
+                                ["nvcc", "ptxas", "python3", "gcc", "ls", "git", "cudaenv-helper"])
+        self.cudaenv("add", env_root)
+        self.assertEqual(self.listing(), ["nvcc", "ptxas"])
+        # `ls` on PATH keeps working whatever pair is active.
+        proj = os.path.join(self.tmp, "p")
+        write(os.path.join(proj, ".cudaenv"), "12.4\n")
+        p = subprocess.run(["ls", "/"], capture_output=True, text=True, cwd=proj, env=self.env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # Shims an older cudaenv made for such tools are removed.
+        shutil.copy(SHIM_PROGRAM, os.path.join(self.shims, "python3"))
+        p = self.cudaenv("rehash")
+        self.assertIn("removed python3", p.stdout)
+        self.assertEqual(self.listing(), ["nvcc", "ptxas"])
+
     def test_discover_add_rehashes(self):
         make_toolkit(os.path.join(self.tmp, "roots", "cuda-12.4"), "12.4.1", ["nvcc", "ncu"])
         self.cudaenv("discover", "--add", "--root", os.path.join(self.tmp, "roots"))
@@ -278,6 +314,57 @@ class RehashTest(Base):
         p = self.cudaenv("rehash")
         self.assertNotIn("ptxas", self.listing())
         self.assertIn("nvcc", self.listing())
+
+
+class HostCompilerTest(Base):
+    """On Linux `use`/`env` point NVCC_CCBIN and CUDAHOSTCXX at a supported g++-N when c++ is too new."""
+
+    def setUp(self):
+        super().setUp()
+        self.add_toolkits()
+        self.cc = os.path.join(self.tmp, "cc")
+        # A c++ newer than CUDA 11.8's nvcc accepts (GCC 11 at most), and a g++-11 beside it.
+        write(os.path.join(self.cc, "c++"), '#!/bin/sh\necho "c++ (Debian 14.2.0-8) 14.2.0"\n', 0o755)
+        write(os.path.join(self.cc, "g++-11"), '#!/bin/sh\necho "g++-11 (Debian 11.5.0-1) 11.5.0"\n', 0o755)
+        # Only these compilers on PATH (the fake scripts start through their #! line).
+        self.env["PATH"] = os.pathsep.join([self.cc, self.shims])
+
+    def env_json(self, spec, env=None):
+        import json
+        return json.loads(self.cudaenv("env", spec, "--json", env=env).stdout)
+
+    def test_picks_a_supported_gcc(self):
+        out = self.env_json("11.8")
+        gxx = os.path.join(self.cc, "g++-11")
+        self.assertEqual(out["set"].get("NVCC_CCBIN"), gxx)
+        self.assertEqual(out["set"].get("CUDAHOSTCXX"), gxx)
+        # CUDA 12.4 accepts GCC 13 at most: no g++-13 or g++-12 here, so the newest that fits, g++-11.
+        self.assertEqual(self.env_json("12.4")["set"].get("NVCC_CCBIN"), gxx)
+        # Without a supported one on PATH nothing is set.
+        os.unlink(gxx)
+        self.assertNotIn("NVCC_CCBIN", self.env_json("11.8")["set"])
+
+    def test_never_over_the_users_value(self):
+        env = dict(self.env, NVCC_CCBIN="/opt/my/g++", CUDAHOSTCXX="/opt/my/g++")
+        out = self.env_json("11.8", env=env)
+        self.assertNotIn("NVCC_CCBIN", out["set"])
+        self.assertNotIn("CUDAHOSTCXX", out["set"])
+        self.assertNotIn("NVCC_CCBIN", out["unset"])
+
+    def test_use_says_what_it_chose(self):
+        p = self.cudaenv("use", "11.8", env=dict(self.env, CUDAENV_SHELL="bash"))
+        self.assertIn("c++ is GCC 14; CUDA 11.8's nvcc accepts GCC up to 11", p.stderr)
+        self.assertIn(os.path.join(self.cc, "g++-11"), p.stderr)
+
+    def test_compiler_started_once_then_kept(self):
+        # The decision is kept in the store: a c++ that logs each start runs once for many calls.
+        log = os.path.join(self.tmp, "starts")
+        write(os.path.join(self.cc, "c++"), '#!/bin/sh\necho x >>"%s"\necho "c++ (Debian 14.2.0-8) 14.2.0"\n' % log,
+              0o755)
+        for _ in range(5):
+            self.env_json("11.8")
+        with open(log) as f:
+            self.assertEqual(f.read(), "x\n")
 
 
 class SetupTest(Base):

@@ -354,3 +354,103 @@ TEST_CASE("pair_env") {
         CHECK(e.lib_dirs == std::vector<std::string>{"/store/toolkits/12.6.3/lib64", "/store/cudnn/9.1.0_cuda12/lib"});
     }
 }
+
+TEST_CASE("build tools: CUDACXX and CUDAToolkit_ROOT") {
+    auto pair = posix_pair("/store/toolkits/12.6.3", "12.6.3", std::nullopt);
+    pair.nvcc = "/store/toolkits/12.6.3/bin/nvcc";
+    SUBCASE("use sets both; deactivate restores them byte for byte") {
+        Env env = posix_original();
+        env.vars["CUDACXX"] = "/opt/other/bin/nvcc ";  // the user's own value, trailing blank included
+        const auto before = env.vars;
+        env.apply(plan_use(pair, "12.6", env.reader(), owned(P), P));
+        CHECK(env.get("CUDACXX") == "/store/toolkits/12.6.3/bin/nvcc");
+        CHECK(env.get("CUDAToolkit_ROOT") == "/store/toolkits/12.6.3");
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK(env.vars == before);
+        CHECK_FALSE(env.get("CUDAToolkit_ROOT").has_value());
+    }
+    SUBCASE("a runtime-only toolkit has no nvcc: CUDACXX is unset, then restored") {
+        Env env = posix_original();
+        env.vars["CUDACXX"] = "/usr/bin/nvcc";
+        const auto before = env.vars;
+        pair.nvcc.reset();
+        env.apply(plan_use(pair, "12.6", env.reader(), owned(P), P));
+        CHECK_FALSE(env.get("CUDACXX").has_value());
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK(env.vars == before);
+    }
+    SUBCASE("windows: CUDA_PATH_V kept beside them") {
+        Env env;
+        env.vars = {{"PATH", "C:\\Windows"}};
+        auto wp = win_pair("C:\\store\\toolkits\\12.6.3", "12.6.3", std::nullopt);
+        wp.nvcc = "C:\\store\\toolkits\\12.6.3\\bin\\nvcc.exe";
+        env.apply(plan_use(wp, "12.6", env.reader(), owned(W), W));
+        CHECK(env.get("CUDACXX") == "C:\\store\\toolkits\\12.6.3\\bin\\nvcc.exe");
+        CHECK(env.get("CUDA_PATH_V12_6") == "C:\\store\\toolkits\\12.6.3");
+    }
+}
+
+TEST_CASE("deactivate removes only what cudaenv added") {
+    auto pair = posix_pair("/store/toolkits/12.6.3", "12.6.3", std::nullopt);
+    Env env = posix_original();
+    env.apply(plan_use(pair, "12.6", env.reader(), owned(P), P));
+    SUBCASE("a toolkit bin the user appended themselves after use stays") {
+        env.vars["PATH"] += ":/store/toolkits/12.6.3/bin";
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK(env.get("PATH") == "/usr/local/cuda-11.8/bin:/usr/bin:/bin:/home/u/my tools:/store/toolkits/12.6.3/bin");
+    }
+    SUBCASE("a toolkit bin the user put first themselves stays once") {
+        env.vars["PATH"] = "/store/toolkits/12.6.3/bin:" + *env.get("PATH");
+        env.apply(plan_deactivate(env.reader(), P));
+        auto path = *env.get("PATH");
+        CHECK(path.find("/store/toolkits/12.6.3/bin") != std::string::npos);
+        CHECK(path.find("/store/toolkits/12.6.3/bin") == path.rfind("/store/toolkits/12.6.3/bin"));
+    }
+    SUBCASE("a CUDA_PATH the user set after use is kept") {
+        env.vars["CUDA_PATH"] = "/my/cuda";
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK(env.get("CUDA_PATH") == "/my/cuda");
+        CHECK(env.get("CUDA_HOME") == "/usr/local/cuda-11.8");  // not changed by the user: restored
+    }
+    SUBCASE("a variable the user unset after use stays unset") {
+        env.vars.erase("CUDA_HOME");
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK_FALSE(env.get("CUDA_HOME").has_value());
+    }
+    SUBCASE("the user's CUDA_PATH survives a second use, then deactivate") {
+        env.vars["CUDA_PATH"] = "/my/cuda";
+        env.apply(plan_use(posix_pair("/store/toolkits/11.8.0", "11.8.0", std::nullopt), "11.8", env.reader(),
+                           owned(P), P));
+        CHECK(env.get("CUDA_PATH") == "/store/toolkits/11.8.0");
+        env.apply(plan_deactivate(env.reader(), P));
+        CHECK(env.get("CUDA_PATH") == "/my/cuda");
+    }
+    SUBCASE("nothing left of cudaenv's state") {
+        env.vars["CUDA_PATH"] = "/my/cuda";
+        env.apply(plan_deactivate(env.reader(), P));
+        for (const auto& [k, v] : env.vars) CHECK_FALSE(k.starts_with("__CUDAENV_"));
+    }
+}
+
+TEST_CASE("apply_changes: names by each OS's rule") {
+    EnvBlock block = {{"Path", "C:\\Windows"}, {"HOME", "/h"}, {"cuda_path", "x"}};
+    SUBCASE("windows folds case: Path is PATH") {
+        auto b = block;
+        apply_changes(b, {{"PATH", "C:\\new"}, {"CUDA_PATH", std::nullopt}}, W);
+        CHECK(b == EnvBlock{{"HOME", "/h"}, {"PATH", "C:\\new"}});
+    }
+    SUBCASE("posix: Path and PATH are two variables") {
+        auto b = block;
+        apply_changes(b, {{"PATH", "/bin"}, {"CUDA_PATH", std::nullopt}}, P);
+        CHECK(b == EnvBlock{{"Path", "C:\\Windows"}, {"HOME", "/h"}, {"cuda_path", "x"}, {"PATH", "/bin"}});
+    }
+    CHECK(same_env_name("Path", "PATH", W));
+    CHECK_FALSE(same_env_name("Path", "PATH", P));
+}
+
+TEST_CASE("Activation: applied_to and json") {
+    Activation a;
+    a.changes = {{"CUDA_PATH", "/t"}, {"CUDNN_PATH", std::nullopt}};
+    CHECK(a.applied_to({{"CUDNN_PATH", "/c"}, {"HOME", "/h"}}, P) == EnvBlock{{"HOME", "/h"}, {"CUDA_PATH", "/t"}});
+    CHECK(a.json() == "{\n  \"set\": {\n    \"CUDA_PATH\": \"/t\"\n  },\n  \"unset\": [\n    \"CUDNN_PATH\"\n  ]\n}");
+}

@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/detect.hpp"
+#include "core/detect_cache.hpp"
 #include "test_support.hpp"
 
 using namespace cudaenv;
@@ -415,4 +417,97 @@ TEST_CASE("cuda_major_from_dpkg") {
         write(info / "libcudnn9-cuda-13:amd64.list", "");
         CHECK(cuda_major_from_dpkg(info, 9) == 0);
     }
+}
+
+TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file changes") {
+    TempDir store("dc-store");
+    TempDir tree("dc-tree");
+    auto tk = tree / "cuda-12.6";
+    write(tk / "bin" / "nvcc", "");
+    write(tk / "lib64" / "libcudart.so.12", "");
+    write(tk / "version.json", version_json("12.6.3"));
+    {
+        DetectionCache cache(store.path());
+        auto t = cache.toolkit(tk);
+        REQUIRE(t.has_value());
+        CHECK(t->version == V("12.6.3"));
+        CHECK(t->nvcc == N(tk / "bin" / "nvcc"));
+        CHECK(cache.detections() == 1);
+        CHECK(cache.toolkit(tk)->version == V("12.6.3"));
+        CHECK(cache.detections() == 1);
+    }
+    CHECK(fs::exists(store / "cache" / "detected.txt"));
+    SUBCASE("a second process reads the store, not the folder") {
+        DetectionCache cache(store.path());
+        auto t = cache.toolkit(tk);
+        REQUIRE(t.has_value());
+        CHECK(cache.detections() == 0);
+        CHECK(t->lib_dirs == std::vector<fs::path>{N(tk / "lib64")});
+        CHECK(t->bin_dirs == std::vector<fs::path>{N(tk / "bin")});
+        CHECK(t->nvcc == N(tk / "bin" / "nvcc"));
+        CHECK(t->version_source == "version.json");
+    }
+    SUBCASE("a rewritten version.json") {
+        write(tk / "version.json", version_json("12.6.30"));  // another size
+        DetectionCache cache(store.path());
+        CHECK(cache.toolkit(tk)->version == V("12.6.30"));
+        CHECK(cache.detections() == 1);
+    }
+    SUBCASE("a folder that has gone") {
+        fs::remove_all(tk);
+        DetectionCache cache(store.path());
+        CHECK_FALSE(cache.toolkit(tk).has_value());
+    }
+    SUBCASE("a new library folder (its parent's mtime changes)") {
+        // Some file systems keep whole-second mtimes: make the change visible.
+        fs::last_write_time(tk, fs::last_write_time(tk) - std::chrono::seconds(5));
+        DetectionCache warm(store.path());
+        warm.refresh();
+        warm.toolkit(tk);
+        warm.save();
+        fs::create_directories(tk / "targets" / "x86_64-linux" / "lib");
+        write(tk / "targets" / "x86_64-linux" / "lib" / "libcudart.so.12", "");
+        fs::remove_all(tk / "lib64");
+        DetectionCache cache(store.path());
+        auto t = cache.toolkit(tk);
+        CHECK(cache.detections() == 1);
+        CHECK(t->lib_dirs == std::vector<fs::path>{N(tk / "targets" / "x86_64-linux" / "lib")});
+    }
+    SUBCASE("refresh forgets everything; forget one folder") {
+        DetectionCache cache(store.path());
+        cache.forget(tk);
+        cache.toolkit(tk);
+        CHECK(cache.detections() == 1);
+        cache.refresh();
+        cache.toolkit(tk);
+        CHECK(cache.detections() == 2);
+    }
+    SUBCASE("a damaged cache file is no cache") {
+        write(store / "cache" / "detected.txt", "cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n");
+        DetectionCache cache(store.path());
+        CHECK(cache.toolkit(tk)->version == V("12.6.3"));
+        CHECK(cache.detections() == 1);
+    }
+}
+
+TEST_CASE("DetectionCache: cuDNN") {
+    TempDir store("dc-store");
+    TempDir tree("dc-tree");
+    auto c = tree / "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
+    write(c / "include" / "cudnn_version.h", cudnn_header(9, 1, 0));
+    write(c / "lib" / "libcudnn.so.9", "");
+    {
+        DetectionCache cache(store.path());
+        auto d = cache.cudnn(c, "");
+        REQUIRE(d.has_value());
+        CHECK(d->version == V("9.1.0"));
+        CHECK(d->cuda_major == 12);
+    }
+    DetectionCache cache(store.path());
+    auto d = cache.cudnn(c, "");
+    CHECK(cache.detections() == 0);
+    CHECK(d->cuda_major_source == "folder name");
+    CHECK(d->include_dir == N(c / "include"));
+    write(c / "include" / "cudnn_version.h", cudnn_header(9, 1, 1) + "\n");
+    CHECK(cache.cudnn(c, "")->version == V("9.1.1"));
 }

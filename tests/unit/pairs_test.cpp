@@ -204,3 +204,54 @@ TEST_CASE("detect_pair") {
     // The folders hold nothing: a clear error, not a crash.
     CHECK_THROWS_AS(detect_pair(pair), Error);
 }
+
+TEST_CASE("unique specs: two installs of one version") {
+    Fixture f;
+    // CUDA 12.6.3 also in /usr/local/cuda-12.6 and in a venv's wheels; cuDNN 9.6.0 for CUDA 12 in the system.
+    f.store.config().toolkits.push_back({"/usr/local/cuda-12.6", V("12.6.3")});
+    f.store.config().toolkits.push_back({"/venv/lib/python3.12/site-packages/nvidia/cuda_runtime", V("12.6.3")});
+    f.store.config().cudnns.push_back({"/usr/lib/x86_64-linux-gnu", "", V("9.6.0"), 12});
+    auto pairs = all_pairs(f.store);
+    auto specs = unique_specs(pairs, f.store);
+    REQUIRE(specs.size() == pairs.size());
+    SUBCASE("every spec selects exactly its pair, and no two are the same") {
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            CAPTURE(specs[i]);
+            CHECK(select_pair(S(specs[i].c_str()), f.store).same_as(pairs[i]));
+            for (size_t j = 0; j < i; ++j) CHECK(specs[i] != specs[j]);
+        }
+    }
+    SUBCASE("the shortest distinguishing part: an origin only where versions collide") {
+        CHECK(std::count(specs.begin(), specs.end(), "11.8.0+8.9.7") == 1);
+        CHECK(std::count(specs.begin(), specs.end(), "12.4.1+9.6.0") == 1);
+        CHECK(std::count(specs.begin(), specs.end(), "12.4.1+9.6.0@system") == 1);
+        CHECK(std::count(specs.begin(), specs.end(), "12.6.3@pip+9.6.0") == 1);
+        CHECK(std::count(specs.begin(), specs.end(), "12.6.3@pip+9.6.0@system") == 1);
+        CHECK(std::count(specs.begin(), specs.end(), "12.6.3@cuda-12.6+9.1.0") == 1);
+    }
+    SUBCASE("stable across runs") { CHECK(unique_specs(all_pairs(f.store), f.store) == specs); }
+    SUBCASE("a prefix still picks the newest, store first") {
+        CHECK(select_pair(S("12.6"), f.store).toolkit.managed);
+        CHECK(matching_toolkits(S("12.6"), f.store).size() == 3);
+        CHECK(matching_toolkits(S("12.6@pip"), f.store).size() == 1);
+        CHECK(select_pair(S("12@cuda-12.6"), f.store).toolkit.path == "/usr/local/cuda-12.6");
+        CHECK(contains(f.error_of("12.6@nowhere"), "no installed CUDA matches '12.6@nowhere'"));
+    }
+}
+
+TEST_CASE("origin_names") {
+    CHECK(origin_names("/store/toolkits/12.6.3", true) == std::vector<std::string>{"store", "12.6.3", "toolkits-12.6.3"});
+    CHECK(origin_names("/venv/lib/python3.12/site-packages/nvidia/cu13", false) ==
+          std::vector<std::string>{"pip", "cu13", "nvidia-cu13"});
+    CHECK(origin_names("/usr/lib/x86_64-linux-gnu", false) ==
+          std::vector<std::string>{"system", "x86_64-linux-gnu", "lib-x86_64-linux-gnu"});
+    CHECK(origin_names("/opt/My CUDA", false) == std::vector<std::string>{"my-cuda", "opt-my-cuda"});
+}
+
+TEST_CASE("Pair::id: the folders, whatever the spec") {
+    Pair a{{"/a", V("12.6"), false}, std::nullopt};
+    Pair b{{"/b", V("12.6"), false}, std::nullopt};
+    CHECK(a.spec() == b.spec());
+    CHECK_FALSE(a.same_as(b));
+    CHECK(a.same_as(a));
+}

@@ -81,3 +81,23 @@ TEST_CASE("Spec::parse_or_throw") {
         }
     }
 }
+
+TEST_CASE("Spec origins: 13.0@pip, 12.6@store+9.8@system") {
+    auto s = S("13.0@pip");
+    CHECK(s.cuda.parts() == std::vector<int>{13, 0});
+    CHECK(s.cuda_origin == "pip");
+    auto t = S("12.6.3@cuda-12.6+9.8.0@system");
+    CHECK(t.cuda_origin == "cuda-12.6");
+    CHECK(t.cudnn.parts() == std::vector<int>{9, 8, 0});
+    CHECK(t.cudnn_origin == "system");
+    CHECK(S("12@store+none").cudnn_kind == Spec::Cudnn::none);
+    for (const char* text : {"13.0@pip", "12.6.3@cuda-12.6+9.8.0@system", "12+9@x_1", "12@store+none"}) {
+        CAPTURE(text);
+        CHECK(S(text).str() == text);
+    }
+    for (const char* bad : {"13.0@", "13.0@Pip", "13.0@-x", "13.0@.x", "13@pip@x", "13@a b", "13@$(x)", "13@a/b",
+                            "13@a;b", "system@pip", "12+none@pip", "@pip", "13.0@aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(Spec::parse(bad).has_value());
+    }
+}

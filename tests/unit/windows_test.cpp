@@ -251,7 +251,7 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
     EnvGuard state(state_var, std::nullopt);
 
     Context ctx;
-    auto plan = ctx.plan_for("11.8");
+    auto plan = ctx.plan_for("11.8").changes;
     auto value = [&](const std::string& name) -> std::optional<std::string> {
         for (const auto& c : plan)
             if (c.name == name) return c.value;

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Does switching cost the same however much is adopted? (issue: O(1) switching)
+# Builds a big synthetic store — 10 toolkits and 10 cuDNNs adopted, each
+# library folder holding 3,000 files — and measures with hyperfine:
+#   /bin/true, `cudaenv --version`, `cudaenv env <pair> --shell bash` with
+#   the detection kept in the store, and the same `env` when every call has
+#   to detect again (the cache file removed before each run: what every
+#   call cost before detection was kept).
+# With BENCH_SYSTEM_CUDNN=1 (root; a scratch machine) it also puts a fake
+# cuDNN 9 into /usr/lib/x86_64-linux-gnu (removed at the end) and adopts it,
+# as Debian's libcudnn9 packages would.
+#
+#   bench/switch.sh                     # build/default/cudaenv; RUNS=, RESULTS=
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CUDAENV=${CUDAENV:-$repo/build/default/cudaenv}
+RESULTS=${RESULTS:-$repo/build/bench-results}
+RUNS=${RUNS:-300}
+FILES=${FILES:-3000}
+command -v hyperfine >/dev/null || { echo "bench: hyperfine is missing (apt-get install hyperfine)" >&2; exit 1; }
+[ -x "$CUDAENV" ] || { echo "bench: no cudaenv at $CUDAENV (build it first)" >&2; exit 1; }
+mkdir -p "$RESULTS"
+work=$(mktemp -d "${TMPDIR:-/tmp}/cudaenv-switch.XXXXXX")
+sysdir=/usr/lib/x86_64-linux-gnu
+sysfiles=()
+cleanup() {
+  rm -rf "$work"
+  for f in "${sysfiles[@]}"; do rm -f "$f"; done
+}
+trap cleanup EXIT
+
+export CUDAENV_ROOT=$work/store
+unset CUDAENV_VERSION __CUDAENV_STATE CUDAENV_SHELL
+fill() {  # dir: FILES small files, as a real lib folder has many
+  local i
+  for ((i = 0; i < FILES; i++)); do : >"$1/libfiller_$i.so.1"; done
+}
+for m in 0 1 2 3 4 5 6 7 8 9; do
+  tk=$work/cuda-12.$m
+  mkdir -p "$tk/bin" "$tk/lib64" "$tk/include"
+  printf '{"cuda": {"name": "CUDA SDK", "version": "12.%s.1"}}\n' "$m" >"$tk/version.json"
+  cp /bin/true "$tk/bin/nvcc"
+  : >"$tk/lib64/libcudart.so.12.$m.1"
+  fill "$tk/lib64"
+  cd=$work/cudnn-linux-x86_64-9.$m.0.1_cuda12-archive
+  mkdir -p "$cd/include" "$cd/lib"
+  printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL 0\n' "$m" >"$cd/include/cudnn_version.h"
+  : >"$cd/lib/libcudnn.so.9.$m.0"
+  fill "$cd/lib"
+  "$CUDAENV" add "$tk" >/dev/null
+  "$CUDAENV" add "$cd" >/dev/null
+done
+if [ "${BENCH_SYSTEM_CUDNN:-0}" = 1 ] && [ ! -e "$sysdir/libcudnn.so.9" ]; then
+  sysfiles=("$sysdir/libcudnn.so.9" "$sysdir/libcudnn.so.9.7.0" /usr/include/cudnn_version.h)
+  [ -e /usr/include/cudnn_version.h ] && sysfiles=("${sysfiles[@]:0:2}")
+  for f in "${sysfiles[@]:0:2}"; do : >"$f"; done
+  [ ${#sysfiles[@]} = 3 ] &&
+    printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 7\n#define CUDNN_PATCHLEVEL 0\n' >/usr/include/cudnn_version.h
+  "$CUDAENV" add "$sysdir" >/dev/null || true
+fi
+"$CUDAENV" list --refresh >/dev/null
+pairs=$("$CUDAENV" list --bare | wc -l)
+spec=12.9+9.9.0
+
+hyperfine -N --warmup 20 --runs "$RUNS" --export-json "$RESULTS/switch.json" \
+  -n true /bin/true \
+  -n version "$CUDAENV --version" \
+  -n env "$CUDAENV env $spec --shell bash" \
+  -n env-detecting --prepare "rm -f $CUDAENV_ROOT/cache/detected.txt" "$CUDAENV env $spec --shell bash" \
+  >"$RESULTS/switch.txt"
+
+python3 - "$RESULTS/switch.json" "$pairs" "$FILES" <<'PY'
+import json, os, platform, sys
+runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+ms = lambda n: runs[n]["median"] * 1000
+cpu = lambda n: (runs[n]["user"] + runs[n]["system"]) * 1000
+print("Machine: %s, %d cores, load %s; %s pairs listed, %s files per library folder" %
+      (platform.machine(), os.cpu_count(), " ".join("%.2f" % x for x in os.getloadavg()), sys.argv[2], sys.argv[3]))
+print()
+print("| what | wall median | CPU (user+sys mean) | ratio (median) | goal |")
+print("|---|---|---|---|---|")
+print("| `/bin/true` | %.2f ms | %.2f ms | | |" % (ms("true"), cpu("true")))
+print("| `cudaenv --version` | %.2f ms | %.2f ms | %.2fx `/bin/true` | <= 1.5x |" % (ms("version"), cpu("version"), ms("version") / ms("true")))
+print("| `cudaenv env 12.9+9.9.0 --shell bash` (detection kept in the store) | %.2f ms | %.2f ms | %.2fx `--version` | <= 1.2x |" % (ms("env"), cpu("env"), ms("env") / ms("version")))
+print("| the same, detecting on every call (cache removed) | %.2f ms | %.2f ms | %.2fx `--version` | |" % (ms("env-detecting"), cpu("env-detecting"), ms("env-detecting") / ms("version")))
+PY

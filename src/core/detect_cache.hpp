@@ -1,0 +1,72 @@
+#pragma once
+// Detection results kept in the store, so switching costs the same however
+// much is adopted: `use`, `env`, `exec`, `hook-env` and the tool shim read
+// <store>/cache/detected.txt and stat a few paths instead of listing
+// folders of thousands of files and reading ELF files.
+//
+// The file holds one line per folder (its id in hex, a tab, a small JSON
+// object), so a lookup parses only its own line. Each entry carries a validation key: the mtime (and, for files, the size)
+// of every folder and file detection looked at or found (the folder itself,
+// bin, lib64, lib, include, version.json, the version header, the library
+// folders, a pip site-packages). Adding or removing a file changes its
+// folder's mtime; rewriting a file changes its own. A changed key means
+// detect again. `refresh` forgets every entry (list --refresh, check).
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/detect.hpp"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+class Store;
+
+// "<mtime ns>:<size>" of a file, "<mtime ns>" of a folder, "-" when absent.
+std::string path_stamp(const fs::path& p);
+
+class DetectionCache {
+public:
+    // Loads <root>/cache/detected.txt (an unreadable or foreign file is an empty cache).
+    explicit DetectionCache(fs::path store_root);
+    // A cache in memory only (nothing read or written).
+    DetectionCache() = default;
+    explicit DetectionCache(Store& store);
+    ~DetectionCache();  // saves when something changed (best effort)
+    DetectionCache(const DetectionCache&) = delete;
+    DetectionCache& operator=(const DetectionCache&) = delete;
+
+    std::optional<Toolkit> toolkit(const fs::path& dir);
+    std::optional<Cudnn> cudnn(const fs::path& dir, const std::string& variant);
+
+    // Forget every entry: the next lookups detect again.
+    void refresh();
+    // Forget what is kept for one folder (as toolkit and as cuDNN build `variant`).
+    void forget(const fs::path& dir, const std::string& variant = {});
+    // Writes the file atomically when something changed; a store that
+    // cannot be written just keeps no cache.
+    void save();
+
+    // For tests and the benchmark: how many lookups detected from disk.
+    int detections() const { return detections_; }
+
+private:
+    // One line of the file per entry; only the line asked for is parsed.
+    struct Entry {
+        std::string line;                                      // {"key": [[path, stamp], ...], "data": ...}
+    };
+    fs::path file_;
+    std::map<std::string, Entry> entries_;  // "toolkit\n<path>" / "cudnn\n<path>\n<variant>"
+    bool dirty_ = false;
+    int detections_ = 0;
+
+    // The detection result kept for `id`, as JSON text, while its key holds.
+    std::optional<std::string> valid(const std::string& id) const;
+    void put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
+             const std::string& data);
+};
+
+}  // namespace cudaenv
