@@ -19,7 +19,8 @@ __cudaenv_read() {
 case ";${PROMPT_COMMAND[*]-};" in
   *__cudaenv_hook*) ;;
   *)
-    if [ -n "${PROMPT_COMMAND+x}" ] && [ "${#PROMPT_COMMAND[@]}" -gt 1 ]; then
+    # An array of two or more; ${#PROMPT_COMMAND[@]} would fail under set -u.
+    if [ -n "${PROMPT_COMMAND[1]+x}" ]; then
       PROMPT_COMMAND=(__cudaenv_hook "${PROMPT_COMMAND[@]}")
     else
       __cudaenv_nl=$'\n'

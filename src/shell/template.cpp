@@ -88,6 +88,9 @@ void fill_into(std::string& out, std::string_view path, const TemplateArgs& args
         auto nl = rest_of_text.find('\n');
         auto line = rest_of_text.substr(0, nl);
         rest_of_text = nl == std::string_view::npos ? std::string_view{} : rest_of_text.substr(nl + 1);
+        // .gitattributes checks *.cmd out with CRLF; templates are read as LF
+        // (cmd's backend writes CRLF itself).
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         std::string_view arg;
         auto d = directive(line, arg);
         if (d == "if") {

@@ -211,7 +211,7 @@ def main():
                "POWERSHELL_TELEMETRY_OPTOUT": "1"}
         r = subprocess.run([real, "init", shell], env=env, capture_output=True, check=True)
         init = r.stdout.decode("utf-8").replace(real, wrapper)
-        init_file = os.path.join(tmp, "init." + shell)
+        init_file = os.path.join(tmp, "init." + ("ps1" if shell == "pwsh" else shell))
         with open(init_file, "w", encoding="utf-8") as f:
             f.write(init)
         cases = build_tree(tmp, as_nobody)

@@ -105,7 +105,7 @@ def main():
                "POWERSHELL_TELEMETRY_OPTOUT": "1"}
         real = os.path.realpath(a.cudaenv)
         init = subprocess.run([real, "init", shell], env=env, capture_output=True, check=True).stdout
-        init_file = os.path.join(tmp, "init")
+        init_file = os.path.join(tmp, "init.ps1" if shell == "pwsh" else "init")
         with open(init_file, "wb") as f:
             f.write(init)
         for name, (before, check, want) in CASES[shell].items():
