@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev doctest-dev
   libarchive-dev liblzma-dev libcurl4-openssl-dev libssl-dev
   python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
+  shellcheck
   libcudart11.0
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
   lmod python3-jupyter-client python3-ipykernel python3-dotenv

@@ -1,11 +1,21 @@
 # Turns data files into one C++ source: cudaenv::embedded::find("name") returns
-# their bytes. Keeps tables (compat.toml, ...) editable as data, shipped in the binary.
+# their bytes. Keeps tables (compat.toml, ...) and shell code (shell/) editable
+# as files, shipped in the binary. A file is named by its file name, or, when
+# the optional third argument `base` is given and the file lies below it, by
+# its path relative to `base` ("bash/init.bash" for shell/bash/init.bash).
 function(cudaenv_embed_files files out)
+  set(base "${ARGV2}")
   set(body "#include <string_view>\n#include \"util/embedded.hpp\"\nnamespace cudaenv::embedded {\nnamespace {\n")
   set(table "")
   set(i 0)
   foreach(f IN LISTS files)
     get_filename_component(name ${f} NAME)
+    if(base)
+      cmake_path(IS_PREFIX base "${f}" NORMALIZE below)
+      if(below)
+        file(RELATIVE_PATH name "${base}" "${f}")
+      endif()
+    endif()
     file(READ ${f} hex HEX)
     string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
     string(APPEND body "const unsigned char d${i}[] = {${hex} 0};\n")

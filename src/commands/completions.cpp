@@ -4,13 +4,14 @@
 
 #include "commands/context.hpp"
 #include "shell/shell.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
 void register_completions(CLI::App& app, Context&) {
     auto* cmd = app.add_subcommand("completions", "Print the completion script for a shell");
     auto shell = std::make_shared<std::string>();
-    cmd->add_option("shell", *shell, "bash, zsh, fish, pwsh, powershell or cmd")->required();
+    cmd->add_option("shell", *shell, "One of " + str::join(shell_names(), ", "))->required();
     cmd->callback([&app, shell] { std::cout << make_shell(*shell)->completion_script(command_names(app)); });
 }
 

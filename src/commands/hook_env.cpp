@@ -10,6 +10,7 @@
 
 #include "commands/context.hpp"
 #include "platform/platform.hpp"
+#include "shell/commands.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -40,7 +41,7 @@ void run_hook_env(Context& ctx) {
 
 void register_hook_env(CLI::App& app, Context& ctx) {
     auto* cmd = app.add_subcommand("hook-env", "Code for the auto-switch hook of `cudaenv init` (internal)");
-    cmd->group("");
+    if (command_hidden("hook-env")) cmd->group("");
     cmd->callback([&ctx] { run_hook_env(ctx); });
 }
 

@@ -9,6 +9,7 @@
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -31,7 +32,7 @@ void run_init(Context& ctx, const std::string& shell_name, bool auto_switch) {
 }  // namespace
 
 void register_init(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("init", "Print the shell integration (bash, zsh, fish, pwsh, powershell, cmd)");
+    auto* cmd = app.add_subcommand("init", "Print the shell integration (" + str::join(shell_names(), ", ") + ")");
     auto shell = std::make_shared<std::string>();
     auto auto_switch = std::make_shared<bool>(true);
     cmd->add_option("shell", *shell, "The shell")->required();

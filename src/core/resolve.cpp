@@ -9,9 +9,7 @@ namespace cudaenv {
 
 namespace {
 
-constexpr size_t max_version_file = 64 * 1024;
-
-// Shows a bad value safely: no control characters, bounded length.
+// Shows a bad value safely: printable ASCII only, bounded length.
 std::string shown(std::string_view s) {
     std::string out(s.substr(0, 60));
     for (auto& c : out)
@@ -20,20 +18,81 @@ std::string shown(std::string_view s) {
     return out;
 }
 
+// What an error may quote of a version file's content: a short prefix with
+// every byte that is not printable ASCII as '?', and only when the file is a
+// regular file of that name itself. Through a link a .cudaenv can point at
+// any readable file (a key, a token), and the error lands in a CI log.
+std::string quoted_content(const std::filesystem::path& path, std::string_view s) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec))) return "";
+    constexpr size_t max_shown = 24;
+    std::string out;
+    for (char c : s.substr(0, max_shown)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+    if (s.size() > max_shown) out += "...";
+    return ": '" + out + "'";
+}
+
 [[noreturn]] void bad_file(const std::filesystem::path& path, size_t line, const std::string& what) {
     throw Error(fsx::to_utf8(path) + ":" + std::to_string(line) + ": " + what,
                 "a .cudaenv holds one spec such as 12.4, 11.8+8.9.7 or system; it is data and is never run");
 }
 
-std::vector<std::string> lines_of(std::string text) {
-    if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // Notepad's UTF-8 BOM
-    auto lines = str::split(text, '\n');
+// UTF-16 (either byte order) to UTF-8; an unpaired surrogate becomes U+FFFD.
+std::string utf16_to_utf8(std::string_view bytes, bool big_endian) {
+    std::string out;
+    auto unit = [&](size_t i) {
+        auto a = static_cast<unsigned char>(bytes[i]), b = static_cast<unsigned char>(bytes[i + 1]);
+        return static_cast<char32_t>(big_endian ? (a << 8 | b) : (b << 8 | a));
+    };
+    auto put = [&](char32_t c) {
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+        } else if (c < 0x800) {
+            out += static_cast<char>(0xC0 | (c >> 6));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            out += static_cast<char>(0xE0 | (c >> 12));
+            out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (c >> 18));
+            out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        }
+    };
+    for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+        char32_t c = unit(i);
+        if (c >= 0xD800 && c <= 0xDBFF && i + 3 < bytes.size()) {
+            char32_t lo = unit(i + 2);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                put(0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00));
+                i += 2;
+                continue;
+            }
+        }
+        put(c >= 0xD800 && c <= 0xDFFF ? 0xFFFD : c);
+    }
+    return out;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    auto lines = str::split(version_file_text(text), '\n');
     for (auto& l : lines)
         if (!l.empty() && l.back() == '\r') l.pop_back();
     return lines;
 }
 
 }  // namespace
+
+std::string version_file_text(std::string_view bytes) {
+    // Windows PowerShell 5.1's `"12.4" > .cudaenv` writes UTF-16 LE with a BOM;
+    // Notepad may write a UTF-8 BOM.
+    if (bytes.starts_with("\xFF\xFE")) return utf16_to_utf8(bytes.substr(2), false);
+    if (bytes.starts_with("\xFE\xFF")) return utf16_to_utf8(bytes.substr(2), true);
+    if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
+    return std::string(bytes);
+}
 
 const char* ActiveSpec::origin_name() const {
     switch (origin) {
@@ -63,7 +122,7 @@ Spec parse_dot_cudaenv(const std::string& text, const std::filesystem::path& pat
         l = str::trim(l);
         if (l.empty()) continue;
         auto spec = Spec::parse(l);
-        if (!spec) bad_file(path, i + 1, "not a spec: '" + shown(l) + "'");
+        if (!spec) bad_file(path, i + 1, "not a spec" + quoted_content(path, l));
         return *spec;
     }
     bad_file(path, 1, "no spec in the file");
@@ -94,11 +153,11 @@ std::optional<Spec> parse_tool_versions(const std::string& text, const std::file
     if (!cuda) return std::nullopt;
     // Each value on its own, so the error names the line that is wrong.
     auto cuda_spec = Spec::parse(*cuda);
-    if (!cuda_spec) bad_file(path, cuda_line, "not a cuda version: '" + shown(*cuda) + "'");
+    if (!cuda_spec) bad_file(path, cuda_line, "not a cuda version" + quoted_content(path, *cuda));
     if (!cudnn) return cuda_spec;
     std::optional<Spec> spec;
     if (cudnn->find('+') == std::string::npos) spec = Spec::parse(*cuda + "+" + *cudnn);
-    if (!spec) bad_file(path, cudnn_line, "not a cudnn version for cuda " + shown(*cuda) + ": '" + shown(*cudnn) + "'");
+    if (!spec) bad_file(path, cudnn_line, "not a cudnn version for this cuda" + quoted_content(path, *cudnn));
     return spec;
 }
 
@@ -107,13 +166,17 @@ std::optional<VersionFile> find_version_file(const std::filesystem::path& start)
     for (;;) {
         auto dot = dir / ".cudaenv";
         if (fsx::is_file(dot)) {
-            auto text = fsx::read_file(dot, max_version_file);
-            if (!text) bad_file(dot, 1, "unreadable or larger than 64 KiB");
+            auto text = fsx::read_file(dot, max_version_file_bytes);
+            if (!text) {
+                std::error_code ec;
+                auto size = std::filesystem::file_size(dot, ec);
+                bad_file(dot, 1, !ec && size > max_version_file_bytes ? "larger than 8 KiB" : "cannot be read");
+            }
             return VersionFile{dot, parse_dot_cudaenv(*text, dot)};
         }
         auto tv = dir / ".tool-versions";
         if (fsx::is_file(tv)) {
-            if (auto text = fsx::read_file(tv, max_version_file))
+            if (auto text = fsx::read_file(tv, max_version_file_bytes))
                 if (auto spec = parse_tool_versions(*text, tv)) return VersionFile{tv, *spec};
         }
         auto parent = dir.parent_path();

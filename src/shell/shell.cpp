@@ -1,5 +1,7 @@
 #include "shell/shell.hpp"
 
+#include "core/resolve.hpp"
+#include "shell/commands.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -20,7 +22,7 @@ std::unique_ptr<Shell> make_shell(std::string_view name) {
     std::string shown(name.substr(0, 40));
     for (auto& c : shown)
         if (static_cast<unsigned char>(c) < 0x20) c = '?';
-    throw UsageError("unknown shell '" + shown + "'", "choose one of: bash, zsh, fish, pwsh, powershell, cmd");
+    throw UsageError("unknown shell '" + shown + "'", "choose one of: " + str::join(shell_names(), ", "));
 }
 
 std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
@@ -30,23 +32,6 @@ std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
         out += '\n';
     }
     return out;
-}
-
-std::string posix_cudaenv_function(std::string_view shell, bool auto_switch) {
-    std::string out =
-        "cudaenv() {\n"
-        "  case \"${1-}\" in\n"
-        "    use|shell|deactivate)\n"
-        "      local __cudaenv_code\n"
-        "      __cudaenv_code=\"$(CUDAENV_SHELL=" + std::string(shell) + " \"$__cudaenv_bin\" \"$@\")\" || return\n"
-        "      eval \"$__cudaenv_code\"\n"
-        "      ;;\n"
-        "    *) \"$__cudaenv_bin\" \"$@\" || return ;;\n"
-        "  esac\n";
-    if (auto_switch)
-        // After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
-        out += "  case \"${1-}\" in deactivate|local) __cudaenv_key=; __cudaenv_hook ;; esac\n";
-    return out + "}\n";
 }
 
 std::string posix_single_quote(std::string_view value) {
@@ -59,51 +44,52 @@ std::string posix_single_quote(std::string_view value) {
     return out;
 }
 
-std::string posix_autoswitch_hook(std::string_view shell) {
-    // The key is "k", then for every version file that can decide the pair
-    // here (the nearest .cudaenv and any .tool-versions below it) its path and
-    // its first 32 lines. Files are only read into a string and compared;
-    // nothing in them is ever evaluated. `[`, `read`, $(( )) and ${d%/*} are
-    // builtins, so an unchanged key costs no process at all.
-    const std::string sh(shell);
-    return "__cudaenv_read() {\n"
-           "  local __ce_line __ce_i=0\n"
-           "  while [ \"$__ce_i\" -lt 32 ] && { IFS= read -r __ce_line || [ -n \"$__ce_line\" ]; }; do\n"
-           "    __ce_k+=\"$__ce_line\"$'\\n'\n"
-           "    case \"$__ce_line\" in *cuda*) __ce_hit=1 ;; esac\n"
-           "    __ce_i=$((__ce_i + 1))\n"
-           "  done 2>/dev/null < \"$1\"\n"
-           "}\n"
-           "__cudaenv_hook() {\n"
-           "  local __ce_rc=$?\n"
-           "  # An explicit `cudaenv use` (or a CUDAENV_VERSION of the user's) wins.\n"
-           "  if [ -z \"${CUDAENV_VERSION-}\" ]; then\n"
-           "    local __ce_d=\"${PWD%/}\" __ce_k=k __ce_hit= __ce_code\n"
-           "    while :; do\n"
-           "      if [ -f \"$__ce_d/.cudaenv\" ]; then\n"
-           "        __ce_k+=$'\\n'\"$__ce_d/.cudaenv\"$'\\n'\n"
-           "        __cudaenv_read \"$__ce_d/.cudaenv\"\n"
-           "        __ce_hit=1\n"
-           "        break\n"
-           "      fi\n"
-           "      if [ -f \"$__ce_d/.tool-versions\" ]; then\n"
-           "        __ce_k+=$'\\n'\"$__ce_d/.tool-versions\"$'\\n'\n"
-           "        __cudaenv_read \"$__ce_d/.tool-versions\"\n"
-           "      fi\n"
-           "      [ -z \"$__ce_d\" ] && break\n"
-           "      __ce_d=\"${__ce_d%/*}\"\n"
-           "    done\n"
-           "    if [ \"$__ce_k\" != \"${__cudaenv_key-}\" ]; then\n"
-           "      __cudaenv_key=\"$__ce_k\"\n"
-           "      # With no .cudaenv and no .tool-versions that mentions cuda, and\n"
-           "      # nothing active, there is nothing to do.\n"
-           "      if [ -n \"$__ce_hit\" ] || [ -n \"${__CUDAENV_STATE-}\" ]; then\n"
-           "        __ce_code=\"$(CUDAENV_SHELL=" + sh + " \"$__cudaenv_bin\" hook-env)\" && eval \"$__ce_code\"\n"
-           "      fi\n"
-           "    fi\n"
-           "  fi\n"
-           "  return \"$__ce_rc\"\n"
-           "}\n";
+namespace {
+
+std::string upper(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return out;
+}
+
+// A list placeholder, or one value of the names joined by spaces when `sep` is empty.
+void add_names(TemplateArgs& args, const std::string& name, const std::vector<std::string>& names,
+               std::string_view sep) {
+    if (sep.empty()) args.value(name, str::join(names, " "));
+    else args.list(name, names, sep);
+}
+
+}  // namespace
+
+TemplateArgs integration_args(const Shell& shell, const InitOptions& o, std::string_view list_sep) {
+    TemplateArgs args(shell);
+    args.value("CUDAENV_EXE", o.exe)
+        .value("SHELL", shell.name())
+        // One byte more than the binary reads, so a file growing past the cap changes the key.
+        .value("READ_BYTES", std::to_string(max_version_file_bytes + 1))
+        .list("EVAL_COMMANDS", commands_where([](const CommandInfo& c) { return c.evaluated; }), list_sep)
+        .list("HOOK_COMMANDS", commands_where([](const CommandInfo& c) { return c.reruns_hook; }), list_sep)
+        .flag("AUTO_SWITCH", o.auto_switch)
+        .flag(upper(shell.name()));
+    return args;
+}
+
+TemplateArgs completion_args(const Shell& shell, const std::vector<std::string>& commands, std::string_view list_sep,
+                             std::string_view shells_sep) {
+    TemplateArgs args(shell);
+    args.value("COMMANDS", str::join(commands, " "));
+    auto with = [](CommandArg a) {
+        std::vector<std::string> out;
+        for (const auto& c : command_table())
+            if (c.arg == a) out.emplace_back(c.name);
+        return out;
+    };
+    add_names(args, "SPEC_COMMANDS", with(CommandArg::spec), list_sep);
+    add_names(args, "SHELL_COMMANDS", with(CommandArg::shell), list_sep);
+    add_names(args, "FOLDER_COMMANDS", with(CommandArg::folder), list_sep);
+    add_names(args, "SHELLS", shell_names(), shells_sep);
+    return args;
 }
 
 std::string write_session_shims(const InitOptions& opts) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/activation.hpp"
+#include "shell/template.hpp"
 
 namespace cudaenv {
 
@@ -47,18 +48,20 @@ std::unique_ptr<Shell> make_pwsh();
 std::unique_ptr<Shell> make_cmd();
 
 // Quoting shared by the POSIX-family backends: '...' with ' as '\''.
-// The `cudaenv` function of the bash and zsh integrations: runs the binary
-// with CUDAENV_SHELL=<shell> for use/shell/deactivate and evaluates what it
-// prints; passes every other command on. With auto-switch, deactivate and
-// local re-run the hook at once.
-std::string posix_cudaenv_function(std::string_view shell, bool auto_switch);
 std::string posix_single_quote(std::string_view value);
 
-// bash and zsh share the auto-switch hook `__cudaenv_hook` (see shell.cpp):
-// it decides in shell code, with builtins only, whether the .cudaenv /
-// .tool-versions that applies here changed, and only then runs
-// `cudaenv hook-env` once. `shell` is "bash" or "zsh".
-std::string posix_autoswitch_hook(std::string_view shell);
+class TemplateArgs;
+// The placeholders every integration template uses (shell/*/init.*, the
+// session shims): @CUDAENV_EXE@, @SHELL@, @READ_BYTES@, @EVAL_COMMANDS@ and
+// @HOOK_COMMANDS@ (from the command table, joined by `list_sep`), and the
+// flags AUTO_SWITCH and the shell's name in capitals (e.g. ZSH).
+TemplateArgs integration_args(const Shell& shell, const InitOptions& opts, std::string_view list_sep);
+// The placeholders of the completion templates: @COMMANDS@ (all commands, one
+// value joined by spaces), @SPEC_COMMANDS@, @SHELL_COMMANDS@,
+// @FOLDER_COMMANDS@ (joined by `list_sep`; one value when `list_sep` is
+// empty) and @SHELLS@ (joined by `shells_sep`; one value when empty).
+TemplateArgs completion_args(const Shell& shell, const std::vector<std::string>& commands, std::string_view list_sep,
+                             std::string_view shells_sep);
 
 // The session shims for PowerShell and cmd (<store>/shims/cudaenv.ps1 and
 // cudaenv.cmd): they call the binary and apply its output to the calling

@@ -476,6 +476,11 @@ TEST_CASE("pwsh quote doubles every kind of single quote") {
     CHECK(ps->quote("\xE2\x80\x9B") == "'\xE2\x80\x9B\xE2\x80\x9B'");
     CHECK(ps->quote("\xE2\x80\x9C") == "'\xE2\x80\x9C'");  // a double quote needs nothing
     CHECK(ps->quote("$env:X `n") == "'$env:X `n'");
+    SUBCASE("line breaks are escapes, so PowerShell's line splitting cannot turn CR into LF") {
+        CHECK(ps->quote("a\r\nb") == "('a' + \"`r`n\" + 'b')");
+        CHECK(ps->quote("\r") == "('' + \"`r\" + '')");
+        CHECK(ps->quote("x\ny\rz") == "('x' + \"`n\" + 'y' + \"`r\" + 'z')");
+    }
     SUBCASE("a quote at the very end") {
         CHECK(ps->quote("x\xE2\x80\x99") == "'x\xE2\x80\x99\xE2\x80\x99'");
     }

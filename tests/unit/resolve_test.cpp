@@ -181,3 +181,46 @@ TEST_CASE("resolve_active") {
         CHECK(std::string(a.origin_name()) == "system");
     }
 }
+
+TEST_CASE("version files in UTF-16 and with a BOM are text") {
+    fs::path f = "/p/.cudaenv";
+    auto u16le = [](std::string_view ascii) {
+        std::string out = "\xFF\xFE";
+        for (char c : ascii) out += std::string{c, '\0'};
+        return out;
+    };
+    auto u16be = [](std::string_view ascii) {
+        std::string out = "\xFE\xFF";
+        for (char c : ascii) out += std::string{'\0', c};
+        return out;
+    };
+    CHECK(parse_dot_cudaenv(u16le("12.4\r\n"), f) == S("12.4"));
+    CHECK(parse_dot_cudaenv(u16be("11.8+8.9.7\n"), f) == S("11.8+8.9.7"));
+    CHECK(parse_dot_cudaenv("\xEF\xBB\xBFsystem\n", f) == S("system"));
+    CHECK(parse_tool_versions(u16le("python 3\r\ncuda 12.4\r\n"), "/p/.tool-versions") == S("12.4"));
+    CHECK(version_file_text("\xFF\xFE\x3D\xD8\x00\xDE") == "\xF0\x9F\x98\x80");  // a surrogate pair
+    CHECK(version_file_text("\xFF\xFE\x00\xD8") == "\xEF\xBF\xBD");              // an unpaired one
+}
+
+TEST_CASE("errors quote no more than a short clean prefix of a version file") {
+    TempDir tmp("resolve-leak");
+    SUBCASE("a .cudaenv linked to another file quotes nothing of it") {
+        write(tmp / "secrets.env", "SECRET_TOKEN=abcdef\n");
+        fs::create_directories(tmp / "repo");
+        fs::create_symlink(tmp / "secrets.env", tmp / "repo" / ".cudaenv");
+        auto msg = error_of([&] { find_version_file(tmp / "repo"); });
+        CHECK(contains(msg, "not a spec"));
+        CHECK_FALSE(contains(msg, "SECRET"));
+        CHECK_FALSE(contains(msg, "abcdef"));
+    }
+    SUBCASE("a regular .cudaenv: a short prefix, printable ASCII only") {
+        write(tmp / ".cudaenv", "0123456789abcdefghijklmnopqrstuvwxyz\x1b[31m\n");
+        auto msg = error_of([&] { find_version_file(tmp.path()); });
+        CHECK(contains(msg, "'0123456789abcdefghijklmn...'"));
+        CHECK_FALSE(contains(msg, "xyz"));
+    }
+    SUBCASE("too large and unreadable say which") {
+        write(tmp / ".cudaenv", std::string(max_version_file_bytes + 1, '1'));
+        CHECK(contains(error_of([&] { find_version_file(tmp.path()); }), "larger than 8 KiB"));
+    }
+}

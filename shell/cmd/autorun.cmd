@@ -1,0 +1,1 @@
+@if not defined CUDAENV_CMD_INIT (set "CUDAENV_CMD_INIT=1" & doskey cudaenv=@SHIM@ $*)

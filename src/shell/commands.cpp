@@ -1,0 +1,45 @@
+#include "shell/commands.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+constexpr CommandArg spec = CommandArg::spec;
+
+// name, evaluated, reruns_hook, arg, hidden
+constexpr CommandInfo table[] = {
+    {"use", true, false, spec, false},
+    {"shell", true, false, spec, true},  // `use` under its other name
+    {"deactivate", true, true, CommandArg::none, false},
+    {"local", false, true, spec, false},
+    {"global", false, false, spec, false},
+    {"env", false, false, spec, false},
+    {"exec", false, false, spec, false},
+    {"uninstall", false, false, spec, false},
+    {"check", false, false, spec, false},
+    {"pair", false, false, spec, false},
+    {"init", false, false, CommandArg::shell, false},
+    {"completions", false, false, CommandArg::shell, false},
+    {"add", false, false, CommandArg::folder, false},
+    {"discover", false, false, CommandArg::folder, false},
+    {"hook-env", false, false, CommandArg::none, true},
+};
+
+}  // namespace
+
+std::span<const CommandInfo> command_table() { return table; }
+
+std::vector<std::string> commands_where(bool (*pred)(const CommandInfo&)) {
+    std::vector<std::string> out;
+    for (const auto& c : table)
+        if (pred(c)) out.emplace_back(c.name);
+    return out;
+}
+
+bool command_hidden(std::string_view name) {
+    for (const auto& c : table)
+        if (c.name == name) return c.hidden;
+    return false;
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,1 @@
+@rem cmd.exe has no programmable completion; cudaenv's commands are listed by `cudaenv --help`.

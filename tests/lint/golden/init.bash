@@ -1,0 +1,81 @@
+# cudaenv shell integration for bash. Add to ~/.bashrc:  eval "$(cudaenv init bash)"
+__cudaenv_bin='/opt/cudaenv/bin/cudaenv'
+# The `cudaenv` function of the bash and zsh integrations: runs the binary
+# with CUDAENV_SHELL set for the commands whose output is code, evaluates that
+# output, and passes every other command on.
+cudaenv() {
+  case "${1-}" in
+    'use'|'shell'|'deactivate')
+      local __cudaenv_code
+      __cudaenv_code="$(CUDAENV_SHELL='bash' "$__cudaenv_bin" "$@")" || return
+      eval "$__cudaenv_code"
+      ;;
+    *) "$__cudaenv_bin" "$@" || return ;;
+  esac
+  # After deactivate (or a new .cudaenv here) the folder's pair applies again at once.
+  case "${1-}" in 'deactivate'|'local') __cudaenv_key=; __cudaenv_hook ;; esac
+}
+# Sets __ce_text to what the hook compares of a version file: "r" and its
+# first characters, one more than the binary reads, or "u" when it cannot be read (the binary then
+# says why, once per change of the key).
+__cudaenv_read() {
+  __ce_text=u
+  if [ -r "$1" ]; then
+    IFS= read -r -N '8193' __ce_text 2>/dev/null <"$1" || :
+    __ce_text="r$__ce_text"
+  fi
+}
+# Auto-switch hook, shared by bash and zsh. The key is "k", then for every
+# version file that can decide the pair here (the nearest .cudaenv and any
+# .tool-versions below it) its path and first bytes (see __cudaenv_read). Files are only
+# read into a string and compared; nothing in them is ever evaluated. Only
+# regular files are read (`[ -f ]`: a FIFO or a device never blocks a prompt),
+# and `[`, `read`, ${d%/*} are builtins, so an unchanged key costs no process.
+__cudaenv_hook() {
+  local __ce_rc=$?
+  # An explicit `cudaenv use` (or a CUDAENV_VERSION of the user's) wins.
+  if [ -z "${CUDAENV_VERSION-}" ]; then
+    local __ce_d="${PWD%/}" __ce_k=k __ce_hit='' __ce_code __ce_text
+    while :; do
+      if [ -f "$__ce_d/.cudaenv" ]; then
+        __cudaenv_read "$__ce_d/.cudaenv"
+        __ce_k+=$'\n'"$__ce_d/.cudaenv"$'\n'"$__ce_text"
+        __ce_hit=1
+        break
+      fi
+      if [ -f "$__ce_d/.tool-versions" ]; then
+        __cudaenv_read "$__ce_d/.tool-versions"
+        __ce_k+=$'\n'"$__ce_d/.tool-versions"$'\n'"$__ce_text"
+        case "$__ce_text" in *cuda*) __ce_hit=1 ;; esac
+      fi
+      [ -z "$__ce_d" ] && break
+      __ce_d="${__ce_d%/*}"
+    done
+    if [ "$__ce_k" != "${__cudaenv_key-}" ]; then
+      __cudaenv_key="$__ce_k"
+      # With no .cudaenv and no .tool-versions that mentions cuda, and
+      # nothing active, there is nothing to do.
+      if [ -n "$__ce_hit" ] || [ -n "${__CUDAENV_STATE-}" ]; then
+        __ce_code="$(CUDAENV_SHELL='bash' "$__cudaenv_bin" hook-env)" && eval "$__ce_code"
+      fi
+    fi
+  fi
+  return "$__ce_rc"
+}
+# PROMPT_COMMAND runs before each prompt; ours goes first (keeping $?) so the
+# user's own prompt code already sees the new pair. bash 5.1 also allows an
+# array there.
+case ";${PROMPT_COMMAND[*]-};" in
+  *__cudaenv_hook*) ;;
+  *)
+    # An array of two or more; ${#PROMPT_COMMAND[@]} would fail under set -u.
+    if [ -n "${PROMPT_COMMAND[1]+x}" ]; then
+      PROMPT_COMMAND=(__cudaenv_hook "${PROMPT_COMMAND[@]}")
+    else
+      __cudaenv_nl=$'\n'
+      # A string here (bash before 5.1 allows nothing else), an array above.
+      # shellcheck disable=SC2178
+      PROMPT_COMMAND="__cudaenv_hook${PROMPT_COMMAND:+$__cudaenv_nl${PROMPT_COMMAND-}}"
+      unset __cudaenv_nl
+    fi ;;
+esac
