@@ -12,6 +12,7 @@ packages=(
   python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
   libcudart11.0
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
+  help2man lintian bash-completion man-db
 )
 
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "check/doctor.hpp"
+#include "check/pwsh_policy.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "platform/platform.hpp"
@@ -26,6 +27,7 @@ void run_doctor_cmd(Context& ctx, bool json) {
         in.active_error = e.what();
     }
     auto findings = check::run_doctor(in);
+    if (platform::is_windows) findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
     bool failed = false;
     for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
     if (json) {
