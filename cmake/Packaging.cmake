@@ -59,7 +59,7 @@ if(NOT WIN32)
     add_custom_command(OUTPUT ${_man}
       COMMAND ${_run_env} ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:cudaenv> -DHELP2MAN=${CUDAENV_HELP2MAN}
               -DGZIP=${CUDAENV_GZIP} -DOUT=${_man} -DWORK=${_share}/man -P ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
-      DEPENDS cudaenv ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake VERBATIM)
+      DEPENDS cudaenv cudaenv-install ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake VERBATIM)
     list(APPEND _completions ${_man})
     install(FILES ${_man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   else()

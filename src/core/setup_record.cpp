@@ -118,7 +118,10 @@ std::string SetupRecord::serialize() const {
                                         {"created_dirs", array_of(install->created_dirs)},
                                         {"files", array_of(install->files)}});
     std::ostringstream out;
-    out << "# What `cudaenv setup` changed, so `cudaenv setup --undo` can put it back exactly.\n" << t << "\n";
+    // Plain strings with escapes only: a multi-line string would drop the
+    // line break that starts an inserted block when read back.
+    out << "# What `cudaenv setup` changed, so `cudaenv setup --undo` can put it back exactly.\n"
+        << toml::toml_formatter{t, toml::format_flags::none} << "\n";
     return out.str();
 }
 

@@ -213,8 +213,10 @@ TEST_CASE("setup.toml: what is written is read back") {
     r.win.install_entry = "C:\\p";
     r.win.autorun_set = "a & b";
     r.install = InstallRecord{"C:\\p", true, {"C:\\p"}, {"cudaenv.exe"}};
+    r.profiles.push_back({"/h/.zshrc", "zsh", false, {}, Insertion{3, "\n# >>> x\n'''\n\"\"\"\n"}});
     auto back = SetupRecord::parse(r.serialize(), "setup.toml");
-    REQUIRE(back.profiles.size() == 1);
+    REQUIRE(back.profiles.size() == 2);
+    CHECK(back.profiles[1].inserted->bytes == r.profiles[1].inserted->bytes);
     CHECK(back.profiles[0].inserted->bytes == r.profiles[0].inserted->bytes);
     CHECK(back.profiles[0].inserted->offset == 7);
     CHECK(back.profiles[0].created_dirs == r.profiles[0].created_dirs);
