@@ -102,12 +102,12 @@ set(CPACK_PACKAGE_VENDOR "the cudaenv authors")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "cudaenv maintainers <cudaenv@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "side-by-side CUDA toolkit and cuDNN pairs per shell or project")
-set(CPACK_PACKAGE_DESCRIPTION "cudaenv keeps CUDA toolkit and cuDNN pairs side by side (for example CUDA 11.8 with
-cuDNN 8.9.7 and CUDA 12 with cuDNN 9) and switches between them per shell
-session or per project, as nvm and pyenv do for Node and Python. It adopts
-toolkits already on disk, installs more from NVIDIA's archives into a store of
-the user's own, and checks that each pair really loads and runs. Shells: bash,
-zsh, fish and PowerShell.")
+set(CPACK_PACKAGE_DESCRIPTION "cudaenv keeps CUDA toolkit and cuDNN pairs side by side (for example
+CUDA 11.8 with cuDNN 8.9.7 and CUDA 12 with cuDNN 9) and switches between
+them per shell session or per project, as nvm and pyenv do for Node and
+Python. It adopts toolkits already on disk, installs more from NVIDIA's
+archives into a store of the user's own, and checks that each pair really
+loads and runs. Shells: bash, zsh, fish and PowerShell.")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

@@ -92,7 +92,7 @@ login man cudaenv 2>&1 | grep -q 'cudaenv use' || fail "the man page lacks the c
 # zsh finds _cudaenv on its default fpath; fish completes from vendor_completions.d.
 z=$(login zsh -f -c 'autoload -Uz compinit; compinit -u -d "$HOME/.zcompdump"; print -r -- ${_comps[cudaenv]}')
 [ "$z" = "_cudaenv" ] || fail "zsh: _comps[cudaenv] = '$z'"
-f=$(login fish --no-config -c 'complete -C"cudaenv u"' | cut -f1)
+f=$(login fish -c 'complete -C"cudaenv u"' | cut -f1)
 grep -qx use <<<"$f" && grep -qx uninstall <<<"$f" || fail "fish: cudaenv u<TAB> gives: $f"
 echo "zsh: $z; fish: $(echo $f)"
 
