@@ -14,6 +14,7 @@ packages=(
   libcudart11.0
   g++-mingw-w64-x86-64-posix wine64 dpkg-dev
   lmod python3-jupyter-client python3-ipykernel python3-dotenv
+  help2man lintian bash-completion man-db
 )
 # tests/cluster: a single-node Slurm cluster started by the tests (munged, slurmctld, slurmd; no systemd).
 packages+=(slurm-wlm munge)

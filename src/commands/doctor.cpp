@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "check/doctor.hpp"
+#include "check/pwsh_policy.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/cmake_cache.hpp"
@@ -35,6 +36,7 @@ void run_doctor_cmd(Context& ctx, bool json) {
     }
     auto findings = check::run_doctor(in);
     if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
+    if (platform::is_windows) findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
     bool failed = false;
     for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
     if (json) {

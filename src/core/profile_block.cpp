@@ -1,66 +1,108 @@
 #include "core/profile_block.hpp"
 
+#include <string>
+
 namespace cudaenv {
 
-namespace {
-
-struct Span {
-    size_t begin, end;  // [begin, end): from the begin marker's line to after the end marker's line
-};
-
-constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
-
-// Where a marker starts a line, from `from` on. A UTF-8 BOM before the first
-// line is no part of it: setup writes one into a PowerShell profile it creates.
-size_t find_line(std::string_view text, std::string_view marker, size_t from) {
-    for (size_t pos = text.find(marker, from); pos != std::string_view::npos; pos = text.find(marker, pos + 1))
-        if (pos == 0 || text[pos - 1] == '\n' || (pos == utf8_bom.size() && text.starts_with(utf8_bom))) return pos;
-    return std::string_view::npos;
-}
-
-std::optional<Span> find_block(std::string_view text) {
-    auto b = find_line(text, block_begin, 0);
-    if (b == std::string_view::npos) return std::nullopt;
-    auto e = find_line(text, block_end, b);
-    if (e == std::string_view::npos) return std::nullopt;
-    auto nl = text.find('\n', e);
-    return Span{b, nl == std::string_view::npos ? text.size() : nl + 1};
-}
-
-}  // namespace
-
-bool has_block(std::string_view text) { return find_block(text).has_value(); }
-
-BlockEdit add_block(std::string_view text, const std::vector<std::string>& lines) {
-    const std::string eol = text.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
-    std::string block = std::string(block_begin) + " added by `cudaenv setup`; `cudaenv setup --undo` removes it" + eol;
-    for (const auto& l : lines) block += l + eol;
-    block += std::string(block_end) + eol;
-
-    BlockEdit out;
-    if (auto span = find_block(text)) {
-        out.text = std::string(text.substr(0, span->begin)) + block + std::string(text.substr(span->end));
-    } else {
-        out.text = std::string(text);
-        if (!text.empty() && text.back() != '\n') {
-            out.text += eol;
-            out.newline_added = true;
+LineEnding line_ending_of(std::string_view text) {
+    size_t lf = 0, crlf = 0, cr = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') ++lf;
+        else if (text[i] == '\r') {
+            if (i + 1 < text.size() && text[i + 1] == '\n') {
+                ++crlf;
+                ++i;
+            } else {
+                ++cr;
+            }
         }
-        out.text += block;
     }
-    out.changed = out.text != text;
+    if (crlf > 0 && lf == 0) return LineEnding::crlf;
+    if (cr > 0 && lf == 0 && crlf == 0) return LineEnding::cr;
+    return LineEnding::lf;
+}
+
+std::string_view eol_bytes(LineEnding e) {
+    switch (e) {
+    case LineEnding::crlf: return "\r\n";
+    case LineEnding::cr: return "\r";
+    case LineEnding::lf: break;
+    }
+    return "\n";
+}
+
+std::string_view line_ending_name(LineEnding e) {
+    switch (e) {
+    case LineEnding::crlf: return "Windows (CRLF)";
+    case LineEnding::cr: return "classic Mac (CR)";
+    case LineEnding::lf: break;
+    }
+    return "Unix (LF)";
+}
+
+bool shell_accepts(std::string_view shell, LineEnding e) {
+    if (e == LineEnding::lf) return true;
+    if (shell == "pwsh") return true;
+    if (shell == "fish") return e == LineEnding::crlf;
+    return false;
+}
+
+std::string render_block(const std::vector<std::string>& lines, std::string_view eol) {
+    std::string block = std::string(block_begin) + " added by `cudaenv setup`; `cudaenv setup --undo` removes it";
+    block += eol;
+    for (const auto& l : lines) {
+        block += l;
+        block += eol;
+    }
+    block += block_end;
+    block += eol;
+    return block;
+}
+
+Insertion append_insertion(std::string_view text, const std::string& block, std::string_view eol) {
+    Insertion ins{text.size(), {}};
+    bool ends_line = text.empty() || text.back() == '\n' || (eol == "\r" && text.back() == '\r');
+    if (!ends_line) ins.bytes = eol;
+    ins.bytes += block;
+    return ins;
+}
+
+std::string apply_insertion(std::string_view text, const Insertion& ins) {
+    std::string out(text.substr(0, ins.offset));
+    out += ins.bytes;
+    out += text.substr(ins.offset);
     return out;
 }
 
-std::optional<std::string> remove_block(std::string_view text, bool newline_added) {
-    auto span = find_block(text);
-    if (!span) return std::nullopt;
-    std::string out = std::string(text.substr(0, span->begin)) + std::string(text.substr(span->end));
-    if (newline_added && span->end == text.size()) {
-        if (out.ends_with("\r\n")) out.resize(out.size() - 2);
-        else if (out.ends_with("\n")) out.pop_back();
+Location locate(std::string_view text, const Insertion& ins) {
+    if (ins.bytes.empty()) return {};
+    if (ins.offset <= text.size() && text.substr(ins.offset).starts_with(ins.bytes)) return {Found::here, ins.offset};
+    auto first = text.find(ins.bytes);
+    if (first == std::string_view::npos) return {};
+    if (text.find(ins.bytes, first + 1) != std::string_view::npos) return {Found::ambiguous, first};
+    return {Found::here, first};
+}
+
+std::string remove_at(std::string_view text, const Insertion& ins, size_t offset) {
+    size_t begin = offset, end = offset + ins.bytes.size();
+    // What setup put before its block (a line break ending the old last
+    // line, a BOM in a file it created) stays when the user has written lines
+    // after the block since: it belongs to their text now.
+    if (end < text.size()) {
+        auto marker = ins.bytes.find(block_begin);
+        if (marker != std::string::npos) begin += marker;
     }
+    std::string out(text.substr(0, begin));
+    out += text.substr(end);
     return out;
+}
+
+bool has_begin_marker(std::string_view text) {
+    for (size_t pos = text.find(block_begin); pos != std::string_view::npos; pos = text.find(block_begin, pos + 1))
+        if (pos == 0 || text[pos - 1] == '\n' || text[pos - 1] == '\r' ||
+            (pos == utf8_bom.size() && text.starts_with(utf8_bom)))
+            return true;
+    return false;
 }
 
 }  // namespace cudaenv

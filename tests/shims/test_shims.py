@@ -377,7 +377,8 @@ class SetupTest(Base):
             return f.read()
 
     def test_setup_and_undo_existing_profile(self):
-        for original in (b"# my bashrc\nalias ll='ls -l'\n", b"export A=1", b"", b"a\r\nb\r\n"):
+        # A CRLF .bashrc is refused (bash cannot run CRLF lines): tests/setup/test_setup.py.
+        for original in (b"# my bashrc\nalias ll='ls -l'\n", b"export A=1", b""):
             with self.subTest(original=original):
                 with open(self.bashrc, "wb") as f:
                     f.write(original)

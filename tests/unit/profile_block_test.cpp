@@ -4,34 +4,61 @@
 
 using namespace cudaenv;
 
-namespace {
-const std::vector<std::string> lines = {"eval \"$(cudaenv init bash)\""};
-const std::string bom = "\xEF\xBB\xBF";
-}  // namespace
+TEST_CASE("line_ending_of") {
+    CHECK(line_ending_of("") == LineEnding::lf);
+    CHECK(line_ending_of("a\nb\n") == LineEnding::lf);
+    CHECK(line_ending_of("a\r\nb\r\n") == LineEnding::crlf);
+    CHECK(line_ending_of("a\rb\r") == LineEnding::cr);
+    CHECK(line_ending_of("a\r\nb\n") == LineEnding::lf);  // mixed: LF lines are there
+    CHECK(line_ending_of("no break") == LineEnding::lf);
+}
 
-TEST_CASE("profile block: added once, removed exactly") {
-    SUBCASE("a profile without a final newline") {
-        auto a = add_block("alias ll='ls -l'", lines);
-        CHECK(a.changed);
-        CHECK(a.newline_added);
-        CHECK(a.text.starts_with("alias ll='ls -l'\n# >>> cudaenv >>>"));
-        auto again = add_block(a.text, lines);
-        CHECK_FALSE(again.changed);
-        CHECK(remove_block(a.text, a.newline_added) == std::optional<std::string>("alias ll='ls -l'"));
+TEST_CASE("shell_accepts: what each real shell reads (docs/setup.md)") {
+    for (auto sh : {"bash", "zsh", "fish", "pwsh"}) CHECK(shell_accepts(sh, LineEnding::lf));
+    CHECK_FALSE(shell_accepts("bash", LineEnding::crlf));
+    CHECK_FALSE(shell_accepts("zsh", LineEnding::cr));
+    CHECK(shell_accepts("fish", LineEnding::crlf));
+    CHECK_FALSE(shell_accepts("fish", LineEnding::cr));
+    CHECK(shell_accepts("pwsh", LineEnding::cr));
+}
+
+TEST_CASE("append_insertion / remove_at") {
+    auto block = render_block({"x"}, "\n");
+    CHECK(block.starts_with(std::string(block_begin)));
+    CHECK(block.ends_with(std::string(block_end) + "\n"));
+    SUBCASE("a last line without a line break gets one, and loses it again") {
+        auto ins = append_insertion("alias ll='ls -l'", block, "\n");
+        CHECK(ins.offset == 16);
+        CHECK(ins.bytes == "\n" + block);
+        auto text = apply_insertion("alias ll='ls -l'", ins);
+        CHECK(remove_at(text, ins, ins.offset) == "alias ll='ls -l'");
     }
-    SUBCASE("CRLF profiles get CRLF lines") {
-        auto a = add_block("x\r\n", lines);
-        CHECK(a.text.find("\r\n# <<< cudaenv <<<\r\n") != std::string::npos);
-        CHECK(remove_block(a.text, a.newline_added) == std::optional<std::string>("x\r\n"));
+    SUBCASE("a line written after the block since keeps its own line") {
+        auto ins = append_insertion("a", block, "\n");
+        auto text = apply_insertion("a", ins) + "b\n";
+        CHECK(remove_at(text, ins, ins.offset) == "a\nb\n");
     }
-    SUBCASE("a block right after a UTF-8 BOM (a PowerShell profile setup created) is found") {
-        auto a = add_block("", lines);
-        auto created = bom + a.text;
-        CHECK(has_block(created));
-        CHECK_FALSE(add_block(created, lines).changed);
-        CHECK(remove_block(created, false) == std::optional<std::string>(bom));
+    SUBCASE("a CR-only file ends its last line with CR") {
+        auto ins = append_insertion("a\r", block, "\r");
+        CHECK(ins.bytes == block);
     }
-    SUBCASE("a marker inside a line is no block") {
-        CHECK_FALSE(has_block("echo '# >>> cudaenv >>>'\necho '# <<< cudaenv <<<'\n"));
-    }
+}
+
+TEST_CASE("locate") {
+    auto block = render_block({"x"}, "\n");
+    Insertion ins{2, block};
+    CHECK(locate("a\n" + block, ins).state == Found::here);
+    auto moved = locate("new\na\n" + block, ins);
+    CHECK(moved.state == Found::here);
+    CHECK(moved.offset == 6);
+    CHECK(locate("a\n" + block + block, ins).state == Found::here);  // at its offset, the copy is the user's
+    CHECK(locate("zz\na\n" + block + block, ins).state == Found::ambiguous);
+    CHECK(locate("a\n" + block.substr(0, 10), ins).state == Found::absent);
+}
+
+TEST_CASE("has_begin_marker: only at the start of a line") {
+    CHECK(has_begin_marker(std::string(block_begin) + "\n"));
+    CHECK(has_begin_marker("x\n" + std::string(block_begin)));
+    CHECK(has_begin_marker(std::string(utf8_bom) + std::string(block_begin)));
+    CHECK_FALSE(has_begin_marker("echo '# >>> cudaenv >>>'\n"));
 }

@@ -1,0 +1,1 @@
+if [ -x @EXE@ ]; then eval "$(@EXE@ init bash)"; fi

@@ -1,0 +1,1 @@
+if test -x @EXE@; @EXE@ init fish | source; end

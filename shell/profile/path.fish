@@ -1,0 +1,1 @@
+contains -- @SHIMS@ $PATH; or set -gx PATH @SHIMS@ $PATH

@@ -1,0 +1,1 @@
+case ":${PATH}:" in *:@SHIMS@:*) ;; *) export PATH=@SHIMS@"${PATH:+:${PATH}}" ;; esac

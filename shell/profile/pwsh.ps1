@@ -1,0 +1,1 @@
+if (Test-Path -LiteralPath @EXE@) { Invoke-Expression (& @EXE@ init pwsh | Out-String) }

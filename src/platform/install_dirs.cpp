@@ -1,0 +1,25 @@
+#include "platform/install_dirs.hpp"
+
+#include "platform/platform.hpp"
+#include "util/fs.hpp"
+
+// CMake passes the path from the programs' folder to the private library
+// folder of the install layout ("../lib/cudaenv" for GNUInstallDirs' bin/,
+// "lib/cudaenv" for the flat Windows zip); see cmake/Packaging.cmake.
+#ifndef CUDAENV_BIN_TO_PRIVLIB
+#define CUDAENV_BIN_TO_PRIVLIB "../lib/cudaenv"
+#endif
+
+namespace cudaenv::platform {
+
+std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe) {
+    auto dir = exe.parent_path();
+    auto installed = (dir / fsx::from_utf8(CUDAENV_BIN_TO_PRIVLIB)).lexically_normal();
+    for (const auto& candidate : {installed, (dir / "lib" / "cudaenv").lexically_normal()})
+        if (fsx::is_dir(candidate)) return candidate;
+    return installed;
+}
+
+std::filesystem::path private_lib_dir() { return private_lib_dir_for(executable_path()); }
+
+}  // namespace cudaenv::platform

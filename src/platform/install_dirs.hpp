@@ -1,0 +1,19 @@
+#pragma once
+// Where an installed cudaenv keeps its files, found from the running
+// executable, so a relocated install (an unpacked zip, a prefix moved
+// elsewhere) still finds them.
+#include <filesystem>
+
+namespace cudaenv::platform {
+
+// <prefix>/lib/cudaenv: libraries and helpers cudaenv loads or runs itself
+// (never on a search path of their own). The programs live in <prefix>/bin on
+// Linux and in <prefix> itself in the Windows zip; in a build tree,
+// <build>/lib/cudaenv. The first of those that exists, else the installed one.
+// CMake installs there with `install(TARGETS x DESTINATION ${CUDAENV_INSTALL_PRIVLIBDIR})`.
+std::filesystem::path private_lib_dir();
+
+// The same rule for a given executable path (testable).
+std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe);
+
+}  // namespace cudaenv::platform
