@@ -110,3 +110,6 @@ if t:
           f"fp16 {t['fp16']['median_ms']:.3f} ms ({t['fp16']['tflops']:.1f} TFLOP/s)")
 PY
 cat "$RES/abi.txt" "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md"
+
+# ---- trace (issue 11): in its own script, run here with the same carry folder.
+OUT=$RES bash "$HERE/gpu_trace.sh" "$CARRY"

@@ -71,6 +71,7 @@ void register_install_forward(CLI::App& app, Context& ctx);
 void register_uninstall(CLI::App& app, Context& ctx);
 void register_check(CLI::App& app, Context& ctx);
 void register_doctor(CLI::App& app, Context& ctx);
+void register_trace(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);
