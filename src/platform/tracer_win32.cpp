@@ -26,7 +26,7 @@ namespace cudaenv::platform {
 namespace {
 
 std::wstring widen(const std::string& s) { return fsx::from_utf8(s).wstring(); }
-std::string narrow(const std::wstring& w) { return fsx::to_utf8(fs::path(w)); }
+std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
 
 std::wstring quote_arg(const std::wstring& a) {
     if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos) return a;
