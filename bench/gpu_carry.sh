@@ -21,9 +21,11 @@ ldd "$BIN" | awk '/=> \//{print $3}' | while read -r lib; do
 done
 # The tool shim, so that discover/add can write the shims folder there too.
 if [ -x "$(dirname "$BIN")/cudaenv-shim" ]; then strip --strip-debug -o "$DEST/cudaenv-shim" "$(dirname "$BIN")/cudaenv-shim"; fi
+# `cudaenv trace`'s audit library, where the binary looks for it (beside it).
+if [ -f "$(dirname "$BIN")/libcudaenv-audit.so" ]; then cp "$(dirname "$BIN")/libcudaenv-audit.so" "$DEST/"; fi
 # Only when it links more than glibc (a build without --as-needed, say).
 if [ -n "$(ls -A "$DEST/lib")" ]; then patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$DEST/cudaenv"; fi
 cp "$CUDART11" "$DEST/cudart-11.8/libcudart.so.11.8.89"
 ln -s libcudart.so.11.8.89 "$DEST/cudart-11.8/libcudart.so.11.0"
-cp "$(dirname "$0")/gpu_check.sh" "$(dirname "$0")/gpu_abi_check.cpp" "$DEST/"
+cp "$(dirname "$0")/gpu_check.sh" "$(dirname "$0")/gpu_abi_check.cpp" "$(dirname "$0")/gpu_trace_cudnn.c" "$(dirname "$0")/gpu_trace.sh" "$DEST/"
 du -sh "$DEST"

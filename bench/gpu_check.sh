@@ -149,3 +149,6 @@ cat "$RES/abi.txt" "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md" "$RES/tim
 # (bench/gpu_cmake_cuda.sh), as it is and with an unrelated nvcc first on PATH.
 bash "$HERE/gpu_cmake_cuda.sh" "$BIN" 13.0 >"$RES/cmake_cuda.txt" 2>&1
 cat "$RES/cmake_cuda.txt"
+
+# ---- trace (issue 11): in its own script, run here with the same carry folder.
+OUT=$RES bash "$HERE/gpu_trace.sh" "$CARRY"

@@ -31,6 +31,8 @@ void setup_logging(const std::string& level) {
 int run_app(int argc, char** argv, CommandSet register_commands) {
     platform::init_console();
     auto args = platform::utf8_args(argc, argv);
+    if (args.size() > 2 && args[1] == "trace" && args[2].starts_with("-") && args[2] != "--help" && args[2] != "-h")
+        args.insert(args.begin() + 2, ":active");  // a positional: see commands/trace.cpp
     std::vector<const char*> cargs;
     for (const auto& a : args) cargs.push_back(a.c_str());
 
@@ -102,6 +104,7 @@ void register_all_commands(CLI::App& app, Context& ctx) {
     register_doctor(app, ctx);
     register_export(app, ctx);
     register_kernel(app, ctx);
+    register_trace(app, ctx);
 }
 
 }  // namespace cudaenv

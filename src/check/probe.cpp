@@ -16,6 +16,7 @@
 #include "check/probe_internal.hpp"
 #include "core/cudalibs.hpp"
 #include "core/detect.hpp"
+#include "core/origin.hpp"
 #include "platform/dynlib.hpp"
 #include "platform/lock.hpp"
 #include "platform/platform.hpp"
@@ -309,48 +310,38 @@ StepResult step_load(Probe& p) {
 }
 
 // ---- Step 2b: where each loaded library came from -----------------------------
-bool under(const fs::path& file, const fs::path& dir) {
-    std::error_code ec;
-    auto f = fs::weakly_canonical(file, ec);
-    auto d = fs::weakly_canonical(dir, ec);
-    auto fs_ = fsx::to_utf8(f), ds = fsx::to_utf8(d);
-    if (platform::is_windows) {
-        fs_ = str::to_lower_ascii(fs_);
-        ds = str::to_lower_ascii(ds);
-    }
-    return fs_.size() > ds.size() && fs_.starts_with(ds) && (fs_[ds.size()] == '/' || fs_[ds.size()] == '\\');
-}
-
+// The words come from core/origin, which `cudaenv trace` uses too.
 StepResult step_origins(Probe& p) {
     StepResult r{"origins", Status::ok, "", "", nlohmann::json::object()};
     static const std::regex cuda_lib(
         R"((lib)?(cudart|cudnn[a-z_]*|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nvrtc-builtins|cuda|nvcuda)(64_[0-9]+|\.so)?.*)",
         std::regex::icase);
-    static const std::regex driver_lib(R"((libcuda\.so.*|nvcuda\.dll|libnvidia-.*|nvml.*))", std::regex::icase);
-    std::vector<fs::path> pair_dirs = p.tk_dirs;
-    pair_dirs.push_back(p.tk->root);
-    for (const auto& d : p.dnn_dirs) pair_dirs.push_back(d);
+    origin::PairDirs dirs;
+    dirs.toolkit_dirs = p.tk_dirs;
+    dirs.toolkit_dirs.push_back(p.tk->root);
+    dirs.cudnn_dirs = p.dnn_dirs;
     // A system cuDNN's root is /usr: its library folders stand for it instead.
-    if (p.dnn && p.dnn->layout != "system") pair_dirs.push_back(p.dnn->root);
+    if (p.dnn && p.dnn->layout != "system") dirs.cudnn_dirs.push_back(p.dnn->root);
+    origin::Classifier classifier(dirs, {});
     auto list = nlohmann::json::array();
     std::vector<std::string> strays_fail, strays_warn;
     for (const auto& path : platform::loaded_libraries()) {
         auto fp = fsx::from_utf8(path);
         auto name = fsx::to_utf8(fp.filename());
-        if (!std::regex_match(name, cuda_lib) && !std::regex_match(name, driver_lib)) continue;
-        bool is_driver = std::regex_match(name, driver_lib);
+        auto fam = origin::family_of(name);
+        if (!std::regex_match(name, cuda_lib) && fam != origin::Family::driver) continue;
         // Where the file really is: a link inside the pair can point elsewhere.
         std::error_code ec;
         auto real = fsx::to_utf8(fs::weakly_canonical(fp, ec));
         if (ec) real = path;
-        bool inside = false;
-        for (const auto& d : pair_dirs) inside = inside || under(fp, d);
-        std::string where = is_driver ? "driver" : inside ? "pair" : "outside";
-        list.push_back({{"name", name}, {"path", path}, {"real_path", real}, {"origin", where}});
+        auto o = classifier.classify(fp);
+        std::string where = o.kind == origin::Kind::driver ? "driver" : o.kind == origin::Kind::pair ? "pair" : "outside";
+        list.push_back({{"name", name}, {"path", path}, {"real_path", real}, {"origin", where},
+                        {"from", origin::kind_name(o.kind)}, {"where", o.where}});
         if (where != "outside") continue;
         auto lower = str::to_lower_ascii(name);
         bool core = lower.find("cudnn") != std::string::npos || lower.find("cudart") != std::string::npos;
-        (core ? strays_fail : strays_warn).push_back(real == path ? path : path + " -> " + real);
+        (core ? strays_fail : strays_warn).push_back((real == path ? path : path + " -> " + real) + " (" + o.where + ")");
     }
     r.details["loaded"] = list;
     if (!strays_fail.empty()) {

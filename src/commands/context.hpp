@@ -82,6 +82,7 @@ void register_kernel(CLI::App& app, Context& ctx);
 // store, locked for writing for as long as the returned lock lives.
 void add_system_flag(CLI::App* cmd, bool& flag);
 std::unique_ptr<ExclusiveLock> enter_system_store(Context& ctx, bool quiet);
+void register_trace(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

@@ -17,13 +17,18 @@ struct Ehdr { unsigned char ident[16]; uint16_t type, machine; uint32_t version;
 struct Phdr { uint32_t type, flags; uint64_t offset, vaddr, paddr, filesz, memsz, align; };
 struct Dyn { int64_t tag; uint64_t val; };
 constexpr uint32_t PT_LOAD = 1, PT_DYNAMIC = 2;
-constexpr int64_t DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5;
+constexpr int64_t DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5, DT_SONAME = 14, DT_RPATH = 15, DT_RUNPATH = 29;
 }  // namespace
 
 std::vector<std::string> needed_libraries(const std::filesystem::path& file) {
+    auto d = dynamic_section(file);
+    return d ? d->needed : std::vector<std::string>{};
+}
+
+std::optional<Dynamic> dynamic_section(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     Ehdr eh{};
-    if (!in || !read_at(in, 0, eh)) return {};
+    if (!in || !read_at(in, 0, eh)) return std::nullopt;
     if (std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0 || eh.ident[4] != 2 || eh.ident[5] != 1) return {};
     if (eh.phentsize != sizeof(Phdr) || eh.phnum > 256) return {};
     std::vector<Phdr> ph(eh.phnum);
@@ -34,12 +39,16 @@ std::vector<std::string> needed_libraries(const std::filesystem::path& file) {
         if (p.type == PT_DYNAMIC) dyn = &p;
     if (!dyn || dyn->filesz > (1u << 20)) return {};
     std::vector<uint64_t> needed;
+    int64_t soname = -1, rpath = -1, runpath = -1;
     uint64_t strtab_vaddr = 0;
     for (uint64_t off = 0; off + sizeof(Dyn) <= dyn->filesz; off += sizeof(Dyn)) {
         Dyn d{};
         if (!read_at(in, dyn->offset + off, d) || d.tag == DT_NULL) break;
         if (d.tag == DT_NEEDED) needed.push_back(d.val);
         if (d.tag == DT_STRTAB) strtab_vaddr = d.val;
+        if (d.tag == DT_SONAME) soname = static_cast<int64_t>(d.val);
+        if (d.tag == DT_RPATH) rpath = static_cast<int64_t>(d.val);
+        if (d.tag == DT_RUNPATH) runpath = static_cast<int64_t>(d.val);
     }
     // DT_STRTAB is a virtual address: map it back to a file offset.
     uint64_t strtab_off = 0;
@@ -50,15 +59,22 @@ std::vector<std::string> needed_libraries(const std::filesystem::path& file) {
             mapped = true;
         }
     if (!mapped) return {};
-    std::vector<std::string> out;
-    for (auto n : needed) {
+    auto string_at = [&](uint64_t n) {
         in.clear();
         in.seekg(static_cast<std::streamoff>(strtab_off + n));
         std::string name;
         char c;
-        while (name.size() < 256 && in.get(c) && c != '\0') name += c;
-        if (!name.empty()) out.push_back(name);
+        while (name.size() < 4096 && in.get(c) && c != '\0') name += c;
+        return name;
+    };
+    Dynamic out;
+    for (auto n : needed) {
+        auto name = string_at(n);
+        if (!name.empty() && name.size() <= 256) out.needed.push_back(name);
     }
+    if (soname >= 0) out.soname = string_at(static_cast<uint64_t>(soname));
+    if (rpath >= 0) out.rpath = string_at(static_cast<uint64_t>(rpath));
+    if (runpath >= 0) out.runpath = string_at(static_cast<uint64_t>(runpath));
     return out;
 }
 

@@ -2,10 +2,20 @@
 // Reads the DT_NEEDED names of a 64-bit little-endian ELF shared library, so
 // detection can tell which CUDA major a cuDNN library was linked against.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cudaenv::elf {
 // Empty when the file is not a readable ELF64 LE object.
 std::vector<std::string> needed_libraries(const std::filesystem::path& file);
+
+// The dynamic section's names: what `trace` needs to tell why the loader
+// searched a folder (DT_RPATH is searched before LD_LIBRARY_PATH, DT_RUNPATH after).
+struct Dynamic {
+    std::vector<std::string> needed;
+    std::string soname, rpath, runpath;
+};
+// nullopt when the file is not a readable ELF64 LE object with a dynamic section.
+std::optional<Dynamic> dynamic_section(const std::filesystem::path& file);
 }

@@ -1,0 +1,129 @@
+// cudaenv trace [<spec>] [--json[=FILE]] [--strict] -- <cmd> [args...]: run a
+// command under a pair (as exec does) and report every CUDA-family library it
+// and its children really loaded, where from, why there, and a verdict.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "commands/context.hpp"
+#include "core/origin.hpp"
+#include "platform/platform.hpp"
+#include "platform/process.hpp"
+#include "platform/tracer.hpp"
+#include "trace/trace.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct TraceArgs {
+    std::optional<std::string> spec;
+    bool strict = false, json = false;
+    std::string json_file;  // "" = stdout
+    std::vector<std::string> command;
+};
+
+constexpr const char* usage_hint = "cudaenv trace 12.6+9.8 -- python train.py";
+
+TraceArgs parse_args(std::vector<std::string> rest) {
+    TraceArgs a;
+    // app.cpp puts ":active" first when an option leads (a positional, so CLI11
+    // keeps every word in order here instead of handing a lone `--` upwards).
+    if (!rest.empty() && rest.front() == ":active") rest.erase(rest.begin());
+    auto dash = std::find(rest.begin(), rest.end(), "--");
+    bool has_dash = dash != rest.end();
+    std::vector<std::string> head(rest.begin(), dash);
+    if (has_dash) a.command.assign(dash + 1, rest.end());
+    // Without `--` the options come first and the first other word starts the command.
+    size_t i = 0;
+    for (; i < head.size(); ++i) {
+        const auto& w = head[i];
+        if (w == "--strict") a.strict = true;
+        else if (w == "--json") a.json = true;
+        else if (w.starts_with("--json=")) {
+            a.json = true;
+            a.json_file = w.substr(7);
+            if (a.json_file.empty()) throw UsageError("--json= needs a file name", "cudaenv trace --json=out.json -- ./app");
+        } else if (w.starts_with("-")) throw UsageError("unknown option for trace: " + w, usage_hint);
+        else if (has_dash && !a.spec) a.spec = w;
+        else if (has_dash) throw UsageError("trace takes one spec before `--`, got also '" + w + "'", usage_hint);
+        else break;
+    }
+    if (!has_dash) {
+        a.command.assign(head.begin() + static_cast<std::ptrdiff_t>(i), head.end());
+        // `trace 12.6 -- cmd` reaches us with the `--` taken out by the parser:
+        // a first word that is a spec and no program is the spec.
+        if (a.command.size() > 1 && Spec::parse(a.command.front()) &&
+            !platform::find_on_path(a.command.front(), platform::get_env("PATH").value_or(""))) {
+            a.spec = a.command.front();
+            a.command.erase(a.command.begin());
+        }
+    }
+    if (a.command.empty()) throw UsageError("no command to trace", usage_hint);
+    return a;
+}
+
+void run_trace(Context& ctx, const TraceArgs& a) {
+    std::string spec_text = a.spec ? *a.spec : ctx.active().spec.str();
+    auto spec = Spec::parse_or_throw(spec_text);
+    std::string full_spec;
+    auto detected = ctx.pair_for(spec, &full_spec);  // throws, listing what is installed
+
+    auto env = platform::environment();
+    for (const auto& change : ctx.plan_for(spec_text)) {
+        std::erase_if(env, [&](const auto& kv) {
+            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
+        });
+        if (change.value) env.emplace_back(change.name, *change.value);
+    }
+
+    trace::Input input;
+    input.spec = full_spec;
+    if (detected) input.pair = origin::pair_dirs(full_spec, *detected);
+    for (const auto& p : all_pairs(ctx.store())) {
+        if (p.spec() == full_spec) continue;
+        try {
+            input.others.push_back(origin::pair_dirs(p.spec(), detect_pair(p)));
+        } catch (const std::exception&) {
+            // A pair whose folder has gone cannot be where a library came from.
+        }
+    }
+    input.driver_version = trace::system_driver_version();
+
+    auto run = platform::trace_command(a.command, env);
+    auto report = trace::analyse(trace::parse_records(run.records), input);
+    std::cout.flush();
+    std::cerr << trace::render_text(report, run.exit_code, run.signal_name);
+    if (a.json) {
+        auto doc = trace::to_json(report, run.exit_code, run.signal_name).dump(2) + "\n";
+        if (a.json_file.empty()) {
+            std::cout << doc;
+            std::cout.flush();
+        } else {
+            fsx::write_file_atomic(fsx::from_utf8(a.json_file), doc);
+        }
+    }
+    ctx.exit_code = run.exit_code;
+    if (a.strict && run.exit_code == 0 && report.mismatch) ctx.exit_code = 1;
+}
+
+}  // namespace
+
+void register_trace(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("trace", "Run a command and report which CUDA/cuDNN libraries it really loads");
+    // Everything is parsed here: the command's own options must never reach CLI11.
+    cmd->prefix_command();
+    cmd->fallthrough(false);
+    cmd->footer(
+        "Usage: cudaenv trace [<spec>] [--json[=FILE]] [--strict] -- <cmd> [args...]\n"
+        "The report and verdict go to stderr after the command ends; --json writes a JSON document to stdout\n"
+        "(after the command's own output) or to FILE. --strict: exit 1 when the command succeeded but a library\n"
+        "did not come from the pair.\nExample: cudaenv trace 12.6+9.8 -- python -c \"import torch\"");
+    cmd->callback([&ctx, cmd] { run_trace(ctx, parse_args(cmd->remaining())); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,175 @@
+#include "core/origin.hpp"
+
+#include <algorithm>
+
+#include "core/pairs.hpp"
+#include "platform/platform.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::origin {
+
+namespace {
+
+std::string canon(const fs::path& p) {
+    std::error_code ec;
+    auto c = fs::weakly_canonical(p, ec);
+    auto s = fsx::to_utf8(ec ? p : c);
+    if (platform::is_windows) s = str::to_lower_ascii(s);
+    return s;
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+const char* kind_name(Kind k) {
+    switch (k) {
+        case Kind::pair: return "pair";
+        case Kind::other_pair: return "other-pair";
+        case Kind::pip_wheel: return "pip-wheel";
+        case Kind::conda: return "conda";
+        case Kind::system: return "system";
+        case Kind::driver: return "driver";
+        case Kind::other: break;
+    }
+    return "other";
+}
+
+Family family_of(const std::string& file_name) {
+    auto n = str::to_lower_ascii(file_name);
+    if (starts_with(n, "libcuda.so") || starts_with(n, "libnvidia-") || starts_with(n, "nvcuda") ||
+        starts_with(n, "nvml") || starts_with(n, "libnvidia"))
+        return Family::driver;
+    if (starts_with(n, "libcudnn") || starts_with(n, "cudnn")) return Family::cudnn;
+    for (auto p : {"cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc", "nvjitlink", "nvtoolsext",
+                   "nvtx", "cupti", "nccl", "nvjpeg", "npp"}) {
+        auto bare = n.starts_with("lib") ? n.substr(3) : n;
+        if (starts_with(bare, p)) return Family::toolkit;
+    }
+    return Family::none;
+}
+
+bool under(const fs::path& file, const fs::path& dir) {
+    auto f = canon(file), d = canon(dir);
+    while (d.size() > 1 && (d.back() == '/' || d.back() == '\\')) d.pop_back();
+    return f.size() > d.size() && f.starts_with(d) && (f[d.size()] == '/' || f[d.size()] == '\\');
+}
+
+PairDirs pair_dirs(const std::string& spec, const DetectedPair& pair) {
+    PairDirs d;
+    d.spec = spec;
+    const auto& tk = pair.toolkit;
+    d.toolkit_version = tk.version;
+    d.toolkit_dirs.push_back(tk.root);
+    for (const auto& x : tk.lib_dirs) d.toolkit_dirs.push_back(x);
+    for (const auto& x : tk.bin_dirs) d.toolkit_dirs.push_back(x);
+    if (tk.layout == "debian") d.toolkit_dirs.push_back(platform::system_library_dirs().front());
+    if (pair.cudnn) {
+        const auto& c = *pair.cudnn;
+        d.cudnn_version = c.version;
+        d.cudnn_dirs.push_back(c.root);
+        for (const auto& x : c.lib_dirs) d.cudnn_dirs.push_back(x);
+        for (const auto& x : c.bin_dirs) d.cudnn_dirs.push_back(x);
+        if (c.layout == "system")
+            for (const auto& x : platform::system_library_dirs()) d.cudnn_dirs.push_back(x);
+    }
+    return d;
+}
+
+Classifier::Classifier(std::optional<PairDirs> traced, std::vector<PairDirs> others)
+    : traced_(std::move(traced)), others_(std::move(others)), system_dirs_(platform::system_library_dirs()) {
+    if (!platform::is_windows) system_dirs_.push_back("/usr");
+}
+
+namespace {
+
+// A folder the whole system shares: only libraries of the folder's own family count.
+bool shared_folder(const fs::path& dir, const std::vector<fs::path>& system_dirs) {
+    auto d = canon(dir);
+    if (d == "/" || d.empty()) return true;
+    for (const auto& s : system_dirs)
+        if (canon(s) == d) return true;
+    return false;
+}
+
+bool in_pair(const PairDirs& p, const fs::path& file, Family fam, const std::vector<fs::path>& system_dirs,
+             std::optional<Version>& version) {
+    for (const auto& d : p.cudnn_dirs)
+        if (under(file, d) && (fam == Family::cudnn || !shared_folder(d, system_dirs))) {
+            version = fam == Family::cudnn ? p.cudnn_version : std::nullopt;
+            return true;
+        }
+    for (const auto& d : p.toolkit_dirs)
+        if (under(file, d) && (fam == Family::toolkit || !shared_folder(d, system_dirs))) {
+            if (fam == Family::toolkit && file.filename().string().find("cudart") != std::string::npos)
+                version = p.toolkit_version;
+            return true;
+        }
+    return false;
+}
+
+}  // namespace
+
+Origin Classifier::classify(const fs::path& path) const {
+    Origin o;
+    std::error_code ec;
+    auto real = fs::weakly_canonical(path, ec);
+    if (ec) real = path;
+    auto name = fsx::to_utf8(path.filename());
+    auto fam = family_of(name);
+    auto folder = fsx::to_utf8(real.parent_path());
+    if (fam == Family::driver) {
+        o.kind = Kind::driver;
+        o.where = "the NVIDIA driver (" + folder + ")";
+        return o;
+    }
+    if (traced_ && in_pair(*traced_, real, fam, system_dirs_, o.version)) {
+        o.kind = Kind::pair;
+        o.pair_spec = traced_->spec;
+        o.where = "the pair " + traced_->spec;
+        return o;
+    }
+    for (const auto& p : others_)
+        if (in_pair(p, real, fam, system_dirs_, o.version)) {
+            o.kind = Kind::other_pair;
+            o.pair_spec = p.spec;
+            o.where = "another pair cudaenv knows, " + p.spec + " (" + folder + ")";
+            return o;
+        }
+    o.version.reset();
+    // pip: .../site-packages/<package>/..., NVIDIA's wheels under nvidia/<name>.
+    std::vector<std::string> parts;
+    for (const auto& part : real) parts.push_back(fsx::to_utf8(part));
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        auto low = str::to_lower_ascii(parts[i]);
+        if (low != "site-packages" && low != "dist-packages") continue;
+        auto pkg = parts[i + 1];
+        o.kind = Kind::pip_wheel;
+        if (pkg == "nvidia" && i + 2 < parts.size() - 1) o.package = "nvidia-" + parts[i + 2];
+        else o.package = pkg;
+        o.where = (pkg == "torch" ? std::string("torch's wheel (") : "the pip wheel " + o.package + " (") + folder + ")";
+        return o;
+    }
+    // conda: an environment is a folder with conda-meta/ in it.
+    for (auto d = real.parent_path(); !d.empty() && d != d.root_path(); d = d.parent_path()) {
+        if (fsx::is_dir(d / "conda-meta")) {
+            o.kind = Kind::conda;
+            o.package = fsx::to_utf8(d);
+            o.where = "the conda environment " + fsx::to_utf8(d) + " (" + folder + ")";
+            return o;
+        }
+        if (d.parent_path() == d) break;
+    }
+    for (const auto& s : platform::system_library_dirs())
+        if (canon(real.parent_path()) == canon(s)) {
+            o.kind = Kind::system;
+            o.where = "the system folder " + folder;
+            return o;
+        }
+    o.kind = Kind::other;
+    o.where = "the folder " + folder;
+    return o;
+}
+
+}  // namespace cudaenv::origin

@@ -1,0 +1,169 @@
+#include "platform/tracer.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "platform/platform.hpp"
+#include "platform/process.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv::platform {
+
+namespace {
+
+const char* signal_text(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    return abbrev ? abbrev : nullptr;
+}
+
+// The private folder that holds the record file; removed on every way out.
+struct RecordDir {
+    std::string dir, file;
+    int fd = -1;
+    ~RecordDir() {
+        if (fd >= 0) ::close(fd);
+        if (!file.empty()) ::unlink(file.c_str());
+        if (!dir.empty()) ::rmdir(dir.c_str());
+    }
+};
+
+}  // namespace
+
+std::vector<std::filesystem::path> audit_library_candidates() {
+    auto dir = executable_path().parent_path();
+    return {dir.parent_path() / "lib" / "cudaenv" / "libcudaenv-audit.so", dir / "libcudaenv-audit.so"};
+}
+
+TraceRun trace_command(const std::vector<std::string>& argv,
+                       const std::vector<std::pair<std::string, std::string>>& env_in) {
+    std::string path_var;
+    for (const auto& [k, v] : env_in)
+        if (k == "PATH") path_var = v;
+    auto program = argv.empty() ? std::nullopt : find_on_path(argv[0], path_var);
+    if (!program || (argv[0].find('/') != std::string::npos && !fsx::exists(*program)))
+        throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
+
+    std::filesystem::path audit;
+    for (const auto& c : audit_library_candidates())
+        if (fsx::is_file(c)) {
+            audit = std::filesystem::absolute(c);
+            break;
+        }
+    if (audit.empty())
+        throw Error("the audit library libcudaenv-audit.so is missing (looked in " +
+                        fsx::to_utf8(audit_library_candidates()[0].parent_path()) + " and " +
+                        fsx::to_utf8(audit_library_candidates()[1].parent_path()) + ")",
+                    "reinstall cudaenv: trace needs lib/cudaenv/libcudaenv-audit.so beside its bin/");
+    auto audit_s = fsx::to_utf8(audit);
+    if (audit_s.find(':') != std::string::npos)
+        throw Error("the audit library's path holds a ':', which LD_AUDIT cannot carry: " + audit_s);
+
+    // A private folder (0700) with one record file, opened O_APPEND so the
+    // lines of every process in the tree stay whole.
+    RecordDir rec;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/cudaenv-trace.XXXXXX";
+    if (!::mkdtemp(templ.data())) throw Error("cannot create a folder in " + templ + ": " + std::strerror(errno));
+    rec.dir = templ;
+    rec.file = rec.dir + "/records";
+    int fd0 = ::open(rec.file.c_str(), O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+    if (fd0 < 0) throw Error("cannot create " + rec.file + ": " + std::strerror(errno));
+    // A high number, out of the way of fds shells and programs pick themselves.
+    rec.fd = ::fcntl(fd0, F_DUPFD_CLOEXEC, 100);
+    ::close(fd0);
+    if (rec.fd < 0) throw Error(std::string("fcntl: ") + std::strerror(errno));
+    struct stat st {};
+    ::fstat(rec.fd, &st);
+
+    auto env = env_in;
+    std::string user_audit;
+    std::erase_if(env, [&](const auto& kv) {
+        if (kv.first == "LD_AUDIT") user_audit = kv.second;
+        return kv.first == "LD_AUDIT" || kv.first == "CUDAENV_TRACE_FD";
+    });
+    // The user's own audit libraries keep running: LD_AUDIT is a list, and
+    // the loader calls each library in order.
+    env.emplace_back("LD_AUDIT", user_audit.empty() ? audit_s : audit_s + ":" + user_audit);
+    env.emplace_back("CUDAENV_TRACE_FD", std::to_string(rec.fd) + ":" + std::to_string(st.st_dev) + ":" +
+                                             std::to_string(st.st_ino) + ":" + rec.file);
+
+    std::vector<std::string> kv;
+    for (const auto& [k, v] : env) kv.push_back(k + "=" + v);
+    std::vector<char*> cargv, cenv;
+    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    for (auto& s : kv) cenv.push_back(s.data());
+    cenv.push_back(nullptr);
+
+    int exec_pipe[2];
+    if (::pipe2(exec_pipe, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+    // Like a shell running a foreground job: Ctrl-C and Ctrl-\ go to the
+    // command, and cudaenv stays to report what it loaded.
+    struct sigaction ign {}, old_int {}, old_quit {};
+    ign.sa_handler = SIG_IGN;
+    ::sigaction(SIGINT, &ign, &old_int);
+    ::sigaction(SIGQUIT, &ign, &old_quit);
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
+        throw Error(std::string("fork: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
+        // The record fd is inherited by the command and everything it execs.
+        ::fcntl(rec.fd, F_SETFD, 0);
+        ::execve(program->c_str(), cargv.data(), cenv.data());
+        int e = errno;
+        [[maybe_unused]] auto n = ::write(exec_pipe[1], &e, sizeof e);
+        ::_exit(127);
+    }
+    ::close(exec_pipe[1]);
+    int exec_errno = 0;
+    ssize_t got;
+    do got = ::read(exec_pipe[0], &exec_errno, sizeof exec_errno);
+    while (got < 0 && errno == EINTR);
+    ::close(exec_pipe[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGQUIT, &old_quit, nullptr);
+    if (got == sizeof exec_errno)
+        throw Error("cannot run '" + *program + "': " + std::strerror(exec_errno), "",
+                    exec_errno == ENOENT ? 127 : 126);
+
+    TraceRun run;
+    if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) {
+        run.signal = WTERMSIG(status);
+        run.exit_code = 128 + run.signal;
+        auto* name = signal_text(run.signal);
+        run.signal_name = name ? std::string("SIG") + name : "signal " + std::to_string(run.signal);
+    }
+    char buf[65536];
+    off_t off = 0;
+    for (;;) {
+        ssize_t n = ::pread(rec.fd, buf, sizeof buf, off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        run.records.append(buf, static_cast<size_t>(n));
+        off += n;
+        if (run.records.size() > (64u << 20)) break;
+    }
+    return run;
+}
+
+}  // namespace cudaenv::platform

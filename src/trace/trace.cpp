@@ -1,0 +1,366 @@
+#include "trace/trace.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "check/compat.hpp"
+#include "platform/platform.hpp"
+#include "util/elf.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::trace {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string unescape(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+            char c = s[++i];
+            out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+    std::vector<std::string> out;
+    for (const auto& f : str::split(line, '\t')) out.push_back(unescape(f));
+    return out;
+}
+
+long to_long(const std::string& s) {
+    int v = 0;
+    long long big = 0;
+    if (str::parse_int(s, v)) return v;
+    try {
+        big = std::stoll(s);
+    } catch (...) {
+    }
+    return static_cast<long>(big);
+}
+
+std::string base_name(const std::string& p) {
+    auto pos = p.find_last_of(platform::is_windows ? "/\\" : "/");
+    return pos == std::string::npos ? p : p.substr(pos + 1);
+}
+
+std::string dir_name(const std::string& p) {
+    auto pos = p.find_last_of(platform::is_windows ? "/\\" : "/");
+    return pos == std::string::npos ? std::string() : p.substr(0, pos);
+}
+
+}  // namespace
+
+Records parse_records(const std::string& text) {
+    Records r;
+    // The latest search candidate and requested name per process, so each
+    // mapped object gets the search step that found it.
+    struct Search {
+        std::string flag, requester, name, asked;
+    };
+    std::map<long, std::vector<Search>> searches;
+    std::map<long, std::string> asked;
+    std::set<long> seen;
+    for (const auto& line : str::split(text, '\n')) {
+        if (line.size() < 3 || line[1] != '\t') continue;
+        auto f = fields(line);
+        if (f[0] == "P" && f.size() >= 5) {
+            long pid = to_long(f[1]);
+            if (!seen.insert(pid).second) {
+                // exec keeps the pid: the newest image names the process.
+                for (auto& p : r.processes)
+                    if (p.pid == pid) p.exe = f[3], p.argv0 = f[4];
+                continue;
+            }
+            r.processes.push_back({pid, to_long(f[2]), f[3], f[4]});
+        } else if (f[0] == "S" && f.size() >= 5) {
+            long pid = to_long(f[1]);
+            if (f[2] == "orig") asked[pid] = f[4];
+            auto& list = searches[pid];
+            list.push_back({f[2], f[3], f[4], asked[pid]});
+            if (list.size() > 256) list.erase(list.begin(), list.begin() + 128);
+        } else if (f[0] == "O" && f.size() >= 4) {
+            Load l;
+            l.pid = to_long(f[1]);
+            l.path = f[3];
+            auto& list = searches[l.pid];
+            for (auto it = list.rbegin(); it != list.rend(); ++it)
+                if (it->name == l.path) {
+                    l.requester = it->requester;
+                    l.asked = it->asked;
+                    bool given_path = it->name.find('/') != std::string::npos ||
+                                      (platform::is_windows && it->name.find('\\') != std::string::npos);
+                    // The loader tries a name as given (LA_SER_ORIG) first; it is taken as is only when it holds a '/'.
+                    l.how = it->flag == "orig" ? (given_path ? "absolute" : "") : it->flag;
+                    break;
+                }
+            r.loads.push_back(l);
+        }
+    }
+    return r;
+}
+
+namespace {
+
+// "9.8.0" from libcudnn_ops.so.9.8.0; "12.6.77" from libcudart.so.12.6.77;
+// "9" from libcudnn.so.9; Windows: "11.0" from cudart64_110.dll, "8" from cudnn64_8.dll.
+std::string version_from_name(const std::string& name, bool full_only) {
+    static const std::regex so_full(R"(.*\.so\.([0-9]+\.[0-9]+(\.[0-9]+)*)$)");
+    static const std::regex so_major(R"(.*\.so\.([0-9]+)$)");
+    static const std::regex dll(R"(.*64_([0-9]+)\.dll$)", std::regex::icase);
+    std::smatch m;
+    if (std::regex_match(name, m, so_full)) return m[1].str();
+    if (full_only) return "";
+    if (std::regex_match(name, m, so_major)) return m[1].str();
+    if (std::regex_match(name, m, dll)) {
+        auto v = m[1].str();
+        // cudart64_110.dll is 11.0; cudart64_12.dll and cudnn64_8.dll carry the major alone.
+        if (v.size() == 3) return v.substr(0, 2) + "." + v.substr(2);
+        return v;
+    }
+    return "";
+}
+
+std::string why_words(const Load& l, const std::string& exe) {
+    if (l.how == "absolute") return "asked for by absolute path";
+    if (l.how == "libpath") return "found through LD_LIBRARY_PATH";
+    if (l.how == "config") return "found through ld.so.cache";
+    if (l.how == "default") return "found in the loader's default folders";
+    if (l.how == "app-folder") return "found in the application's folder";
+    if (l.how == "path") return "found through PATH";
+    if (l.how == "system") return "found in the system folder";
+    if (l.how == "runpath") {
+        auto who = l.requester.empty() ? exe : l.requester;
+        auto dyn = elf::dynamic_section(fsx::from_utf8(who));
+        if (dyn && !dyn->runpath.empty()) return "found through the RUNPATH of " + who + " (" + dyn->runpath + ")";
+        if (dyn && !dyn->rpath.empty()) return "found through the RPATH of " + who + " (" + dyn->rpath + ")";
+        // DT_RPATH is inherited: the executable's applies to every library it loads.
+        auto main = elf::dynamic_section(fsx::from_utf8(exe));
+        if (main && !main->rpath.empty()) return "found through the RPATH of " + exe + " (" + main->rpath + ")";
+        return "found through an RPATH/RUNPATH";
+    }
+    return "";
+}
+
+bool why_is_rpath(const std::string& why) { return why.find("the RPATH of") != std::string::npos; }
+
+std::string pair_folder(const origin::PairDirs& p, origin::Family fam) {
+    const auto& dirs = fam == origin::Family::cudnn ? p.cudnn_dirs : p.toolkit_dirs;
+    for (const auto& d : dirs)
+        if (fsx::is_dir(d) && d.filename() != "" && (d.filename() == "lib" || d.filename() == "lib64" ||
+                                                      d.filename() == "bin" || d.filename() == "x86_64-linux-gnu"))
+            return fsx::to_utf8(d);
+    return dirs.empty() ? std::string() : fsx::to_utf8(dirs.front());
+}
+
+std::string advice_for(const Library& lib, const Process* proc, const origin::PairDirs& pair) {
+    auto fam = origin::family_of(lib.name);
+    auto folder = pair_folder(pair, fam);
+    std::string exe = proc ? proc->exe : "";
+    std::string who = lib.load.requester.empty() ? base_name(exe) : base_name(lib.load.requester);
+    bool torch = lib.load.requester.find("/torch/") != std::string::npos || lib.origin.package == "torch";
+    if (lib.load.how == "absolute") {
+        if (lib.origin.kind == origin::Kind::pip_wheel)
+            return (torch ? std::string("torch preloads it from its wheel") : who + " loads it from the wheel " + lib.origin.package) +
+                   " by absolute path: no search path can change that, so the pair only matters here when compiling "
+                   "extensions (to run on the pair's copy, use a build of the framework that does not bundle it)";
+        return who + " loads it by absolute path: no search path can change that; change the path it is given "
+                     "(a setting, a plug-in, the program itself)";
+    }
+    if (lib.load.how == "runpath") {
+        if (why_is_rpath(lib.why))
+            return "DT_RPATH is searched even before LD_LIBRARY_PATH: only relinking " + who +
+                   " without it (or `patchelf --remove-rpath`) lets the pair's copy win";
+        return "LD_LIBRARY_PATH is searched before RUNPATH: run it with the pair's folder " + folder +
+               " on LD_LIBRARY_PATH (the pair's folder is a system folder, which activation does not put there)";
+    }
+    if (lib.load.how == "libpath")
+        return "LD_LIBRARY_PATH lists " + dir_name(lib.real_path) + " before the pair's folder: take it off "
+               "LD_LIBRARY_PATH (or `cudaenv add` it, so activation takes it off)";
+    if (lib.load.how == "config" || lib.load.how == "default")
+        return "the pair's folders hold no " + lib.name + ", so the loader fell back to " + dir_name(lib.real_path) +
+               ": the pair lacks this library";
+    if (lib.load.how == "app-folder")
+        return "Windows searches the application's folder before PATH: remove " + lib.name + " from " +
+               dir_name(lib.load.path) + " so the pair's copy on PATH is found";
+    if (lib.load.how == "system")
+        return "Windows searches System32 before PATH: remove " + lib.name + " from " + dir_name(lib.load.path);
+    if (lib.load.how == "path")
+        return "PATH lists " + dir_name(lib.load.path) + " before the pair's folder: take it off PATH (or `cudaenv add` it)";
+    return "it came from " + lib.origin.where;
+}
+
+std::optional<Version> parse_version(const std::string& s) { return Version::parse(s); }
+
+}  // namespace
+
+Report analyse(const Records& records, const Input& input) {
+    Report rep;
+    rep.spec = input.spec;
+    rep.processes = records.processes;
+    rep.driver_version = input.driver_version;
+    origin::Classifier classifier(input.pair, input.others);
+    std::set<std::pair<long, std::string>> seen;
+    for (const auto& l : records.loads) {
+        if (!seen.insert({l.pid, l.path}).second) continue;
+        Library lib;
+        lib.load = l;
+        auto p = fsx::from_utf8(l.path);
+        lib.name = fsx::to_utf8(p.filename());
+        std::error_code ec;
+        auto real = fs::weakly_canonical(p, ec);
+        lib.real_path = ec ? l.path : fsx::to_utf8(real);
+        lib.origin = classifier.classify(p);
+        lib.version = version_from_name(base_name(lib.real_path), true);
+        if (lib.version.empty() && lib.origin.version) lib.version = lib.origin.version->str();
+        if (lib.version.empty()) lib.version = version_from_name(lib.name, false);
+        if (lib.origin.kind == origin::Kind::driver && origin::family_of(lib.name) == origin::Family::driver &&
+            str::to_lower_ascii(lib.name).starts_with("libcuda.so")) {
+            auto v = version_from_name(base_name(lib.real_path), true);
+            if (!v.empty()) rep.driver_version = v;
+        }
+        const Process* proc = nullptr;
+        for (const auto& pr : rep.processes)
+            if (pr.pid == l.pid) proc = &pr;
+        lib.why = why_words(l, proc ? proc->exe : "");
+        lib.ok = !input.pair || lib.origin.kind == origin::Kind::pair || lib.origin.kind == origin::Kind::driver;
+        if (!lib.ok) {
+            lib.advice = advice_for(lib, proc, *input.pair);
+            rep.problems.push_back(lib.name + " came from " + lib.origin.where + (lib.why.empty() ? "" : ", " + lib.why) +
+                                   " (" + lib.real_path + "): " + lib.advice);
+        }
+        rep.libraries.push_back(std::move(lib));
+    }
+
+    // cuDNN's sub-libraries must all be one release (else
+    // CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at the first call).
+    std::map<long, std::vector<const Library*>> cudnn_by_pid;
+    for (const auto& lib : rep.libraries)
+        if (origin::family_of(lib.name) == origin::Family::cudnn) cudnn_by_pid[lib.load.pid].push_back(&lib);
+    for (const auto& [pid, libs] : cudnn_by_pid) {
+        std::set<std::string> versions, folders;
+        for (const auto* l : libs) {
+            if (l->version.find('.') != std::string::npos) versions.insert(l->version);
+            folders.insert(dir_name(l->real_path));
+        }
+        if (versions.size() > 1 || folders.size() > 1) {
+            std::vector<std::string> parts;
+            for (const auto* l : libs)
+                parts.push_back(l->name + " " + (l->version.empty() ? "?" : l->version) + " from " + dir_name(l->real_path));
+            rep.warnings.push_back("process " + std::to_string(pid) + " mixes cuDNN libraries of " +
+                                   (versions.size() > 1 ? "different versions" : "different folders") + ": " +
+                                   str::join(parts, ", ") +
+                                   ". cuDNN refuses sub-libraries of another release (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH): "
+                                   "make every libcudnn*.so come from one folder");
+        }
+    }
+
+    // A CUDA runtime newer than the driver supports.
+    if (!rep.driver_version.empty()) {
+        const auto& compat = check::Compat::get();
+        for (const auto& lib : rep.libraries) {
+            if (lib.name.find("cudart") == std::string::npos) continue;
+            auto v = parse_version(lib.version);
+            if (!v || v->parts().size() < 2) continue;
+            std::string need;
+            if (const auto* rel = compat.cuda_release(v->prefix(2)))
+                need = platform::is_windows ? rel->min_driver_windows : rel->min_driver_linux;
+            if (need.empty())
+                if (const auto* fam = compat.cuda_family(v->major()))
+                    need = platform::is_windows ? fam->minor_compat_driver_windows : fam->minor_compat_driver_linux;
+            if (!need.empty() && check::compare_driver(rep.driver_version, need) < 0)
+                rep.warnings.push_back(lib.name + " is CUDA " + v->prefix(2).str() + ", which needs driver " + need +
+                                       " or newer; the driver is " + rep.driver_version +
+                                       ": CUDA calls will fail with cudaErrorInsufficientDriver; update the driver or use "
+                                       "an older pair");
+        }
+    }
+
+    bool any_driver = false;
+    for (const auto& lib : rep.libraries) any_driver = any_driver || lib.origin.kind == origin::Kind::driver;
+    rep.mismatch = !rep.problems.empty() || !rep.warnings.empty();
+    if (rep.libraries.empty()) rep.verdict = "the program loaded no CUDA library";
+    else if (!input.pair) rep.verdict = "traced without a pair (system): where each library came from is listed above";
+    else if (rep.problems.empty())
+        rep.verdict = "all CUDA libraries came from " + rep.spec + (any_driver ? " (and the driver)" : "");
+    else
+        rep.verdict = std::to_string(rep.problems.size()) + " of " + std::to_string(rep.libraries.size()) +
+                      " CUDA libraries did not come from " + rep.spec;
+    if (rep.problems.empty() && !rep.warnings.empty() && input.pair) rep.verdict += ", but see the warnings";
+    return rep;
+}
+
+std::string render_text(const Report& rep, int exit_code, const std::string& signal_name) {
+    std::string out;
+    out += "cudaenv trace: " + rep.spec + ": ";
+    if (!signal_name.empty()) out += "the command was killed by " + signal_name + " (exit status " + std::to_string(exit_code) + ")\n";
+    else out += "the command exited with status " + std::to_string(exit_code) + "\n";
+    for (const auto& p : rep.processes) {
+        std::vector<const Library*> mine;
+        for (const auto& l : rep.libraries)
+            if (l.load.pid == p.pid) mine.push_back(&l);
+        if (mine.empty()) continue;
+        out += "  process " + std::to_string(p.pid) + " (" + (p.argv0.empty() ? p.exe : p.argv0) + ")\n";
+        for (const auto* l : mine) {
+            out += std::string("    ") + (l->ok ? "  " : "! ") + l->name + (l->version.empty() ? "" : " " + l->version) +
+                   "  " + l->load.path + "\n";
+            out += "        from " + l->origin.where + (l->why.empty() ? "" : "; " + l->why) + "\n";
+        }
+    }
+    out += "verdict: " + rep.verdict + "\n";
+    for (const auto& p : rep.problems) out += "  - " + p + "\n";
+    for (const auto& w : rep.warnings) out += "warning: " + w + "\n";
+    return out;
+}
+
+nlohmann::json to_json(const Report& rep, int exit_code, const std::string& signal_name) {
+    auto procs = nlohmann::json::array();
+    for (const auto& p : rep.processes)
+        procs.push_back({{"pid", p.pid}, {"ppid", p.ppid}, {"exe", p.exe}, {"argv0", p.argv0}});
+    auto libs = nlohmann::json::array();
+    for (const auto& l : rep.libraries) {
+        nlohmann::json j = {{"pid", l.load.pid},
+                            {"name", l.name},
+                            {"path", l.load.path},
+                            {"real_path", l.real_path},
+                            {"version", l.version.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.version)},
+                            {"origin", origin::kind_name(l.origin.kind)},
+                            {"where", l.origin.where},
+                            {"how", l.load.how.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.load.how)},
+                            {"why", l.why},
+                            {"requester", l.load.requester},
+                            {"ok", l.ok}};
+        if (!l.origin.pair_spec.empty()) j["pair"] = l.origin.pair_spec;
+        if (!l.origin.package.empty()) j["package"] = l.origin.package;
+        if (!l.ok) j["advice"] = l.advice;
+        libs.push_back(j);
+    }
+    return {{"spec", rep.spec},
+            {"exit_code", exit_code},
+            {"signal", signal_name.empty() ? nlohmann::json(nullptr) : nlohmann::json(signal_name)},
+            {"driver_version", rep.driver_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(rep.driver_version)},
+            {"processes", procs},
+            {"libraries", libs},
+            {"verdict", {{"mismatch", rep.mismatch}, {"summary", rep.verdict}, {"problems", rep.problems}, {"warnings", rep.warnings}}}};
+}
+
+}  // namespace cudaenv::trace
+
+namespace cudaenv::trace {
+std::string system_driver_version() {
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04 ..."
+    auto text = fsx::read_file("/proc/driver/nvidia/version", 1 << 16);
+    if (!text) return "";
+    static const std::regex re(R"(Kernel Module\s+([0-9]+\.[0-9]+(\.[0-9]+)?))");
+    std::smatch m;
+    return std::regex_search(*text, m, re) ? m[1].str() : "";
+}
+}  // namespace cudaenv::trace

@@ -1,0 +1,75 @@
+// `cudaenv trace`: the record lines of the audit library and the origin
+// classifier that `check` shares, on synthetic folders (the end-to-end cases
+// with real loads are in tests/trace/).
+#include <doctest/doctest.h>
+
+#include "core/origin.hpp"
+#include "test_support.hpp"
+#include "trace/trace.hpp"
+
+using namespace cudaenv;
+using testsupport::TempDir;
+using testsupport::write;
+
+TEST_CASE("trace records: each mapped object gets the search step that found it") {
+    std::string text =
+        "P\t10\t1\t/bin/prog\tprog\n"
+        "S\t10\torig\t\tlibcudnn.so.9\n"
+        "S\t10\tlibpath\t\t/a/libcudnn.so.9\n"
+        "S\t10\trunpath\t/x/libtorch.so\t/b/libcudnn.so.9\n"
+        "O\t10\t0\t/b/libcudnn.so.9\n"
+        "S\t10\torig\t/x/libtorch.so\t/w/nvidia/cudnn/lib/libcudnn_ops.so.9\n"
+        "O\t10\t0\t/w/nvidia/cudnn/lib/libcudnn_ops.so.9\n"
+        "O\t10\t0\t/c/libcuda.so.1\n"
+        "P\t11\t10\t/bin/child\tC:\\\\tab\\there\n"
+        "garbage\n";
+    auto r = trace::parse_records(text);
+    REQUIRE(r.processes.size() == 2);
+    CHECK(r.processes[1].ppid == 10);
+    CHECK(r.processes[1].argv0 == "C:\\tab\there");
+    REQUIRE(r.loads.size() == 3);
+    CHECK(r.loads[0].how == "runpath");
+    CHECK(r.loads[0].requester == "/x/libtorch.so");
+    CHECK(r.loads[0].asked == "libcudnn.so.9");
+    CHECK(r.loads[1].how == "absolute");
+    CHECK(r.loads[2].how == "");
+}
+
+TEST_CASE("origin: pair, other pair, pip wheel, torch, conda, driver, other") {
+    TempDir t;
+    auto mk = [&](const std::string& rel) {
+        auto p = t.path() / rel;
+        write(p, "x");
+        return p;
+    };
+    origin::PairDirs pair{"12.6.3+9.8.0", {t.path() / "cuda"}, {t.path() / "cudnn"}, *Version::parse("12.6.3"),
+                          *Version::parse("9.8.0")};
+    origin::PairDirs other{"11.8.0+8.9.7", {t.path() / "cuda11"}, {t.path() / "cudnn8"}, {}, {}};
+    origin::Classifier c(pair, {other});
+    auto o = c.classify(mk("cudnn/lib/libcudnn.so.9"));
+    CHECK(o.kind == origin::Kind::pair);
+    REQUIRE(o.version);
+    CHECK(o.version->str() == "9.8.0");
+    CHECK(c.classify(mk("cudnn8/lib/libcudnn.so.8")).kind == origin::Kind::other_pair);
+    auto w = c.classify(mk("venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9"));
+    CHECK(w.kind == origin::Kind::pip_wheel);
+    CHECK(w.package == "nvidia-cudnn");
+    CHECK(c.classify(mk("venv/lib/python3.12/site-packages/torch/lib/libcudnn.so.9")).package == "torch");
+    std::filesystem::create_directories(t.path() / "conda" / "conda-meta");
+    CHECK(c.classify(mk("conda/lib/libcudart.so.12")).kind == origin::Kind::conda);
+    CHECK(c.classify(mk("drv/libcuda.so.1")).kind == origin::Kind::driver);
+    CHECK(c.classify(mk("else/libcudart.so.12")).kind == origin::Kind::other);
+    // A link inside the pair to a file elsewhere is not the pair's.
+    std::filesystem::create_symlink(t.path() / "else/libcudart.so.12", t.path() / "cuda/libcudart.so.12");
+    CHECK(c.classify(t.path() / "cuda/libcudart.so.12").kind == origin::Kind::other);
+}
+
+TEST_CASE("origin: family from the file name") {
+    CHECK(origin::family_of("libcudnn_ops.so.9") == origin::Family::cudnn);
+    CHECK(origin::family_of("cudnn_ops_infer64_8.dll") == origin::Family::cudnn);
+    CHECK(origin::family_of("libcublasLt.so.12") == origin::Family::toolkit);
+    CHECK(origin::family_of("cudart64_110.dll") == origin::Family::toolkit);
+    CHECK(origin::family_of("libcuda.so.1") == origin::Family::driver);
+    CHECK(origin::family_of("nvcuda.dll") == origin::Family::driver);
+    CHECK(origin::family_of("libm.so.6") == origin::Family::none);
+}
