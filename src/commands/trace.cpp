@@ -70,16 +70,11 @@ TraceArgs parse_args(std::vector<std::string> rest) {
 void run_trace(Context& ctx, const TraceArgs& a) {
     std::string spec_text = a.spec ? *a.spec : ctx.active().spec.str();
     auto spec = Spec::parse_or_throw(spec_text);
-    std::string full_spec;
-    auto detected = ctx.pair_for(spec, &full_spec);  // throws, listing what is installed
-
-    auto env = platform::environment();
-    for (const auto& change : ctx.plan_for(spec_text)) {
-        std::erase_if(env, [&](const auto& kv) {
-            return platform::is_windows ? str::iequals_ascii(kv.first, change.name) : kv.first == change.name;
-        });
-        if (change.value) env.emplace_back(change.name, *change.value);
-    }
+    // The pair as `exec` would activate it: one plan, applied to this environment.
+    auto plan = ctx.plan_for(spec_text);  // throws, listing what is installed
+    const std::string& full_spec = plan.full_spec;
+    const auto& detected = plan.folders;
+    auto env = plan.applied_to(platform::environment(), native_path_style());
 
     trace::Input input;
     input.spec = full_spec;

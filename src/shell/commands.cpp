@@ -22,6 +22,7 @@ constexpr CommandInfo table[] = {
     {"completions", false, false, CommandArg::shell, false},
     {"add", false, false, CommandArg::folder, false},
     {"discover", false, false, CommandArg::folder, false},
+    {"trace", false, false, spec, false},
     {"hook-env", false, false, CommandArg::none, true},
 };
 
