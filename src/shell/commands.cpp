@@ -24,6 +24,7 @@ constexpr CommandInfo table[] = {
     {"discover", false, false, CommandArg::folder, false},
     {"trace", false, false, spec, false},
     {"hook-env", false, false, CommandArg::none, true},
+    {"__probe", false, false, CommandArg::none, true},  // the child `check` starts per pair
 };
 
 }  // namespace

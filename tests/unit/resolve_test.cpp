@@ -198,8 +198,8 @@ TEST_CASE("version files in UTF-16 and with a BOM are text") {
     CHECK(parse_dot_cudaenv(u16be("11.8+8.9.7\n"), f) == S("11.8+8.9.7"));
     CHECK(parse_dot_cudaenv("\xEF\xBB\xBFsystem\n", f) == S("system"));
     CHECK(parse_tool_versions(u16le("python 3\r\ncuda 12.4\r\n"), "/p/.tool-versions") == S("12.4"));
-    CHECK(version_file_text("\xFF\xFE\x3D\xD8\x00\xDE") == "\xF0\x9F\x98\x80");  // a surrogate pair
-    CHECK(version_file_text("\xFF\xFE\x00\xD8") == "\xEF\xBF\xBD");              // an unpaired one
+    CHECK(version_file_text(std::string_view("\xFF\xFE\x3D\xD8\x00\xDE", 6)) == "\xF0\x9F\x98\x80");  // a surrogate pair
+    CHECK(version_file_text(std::string_view("\xFF\xFE\x00\xD8", 4)) == "\xEF\xBF\xBD");              // an unpaired one
 }
 
 TEST_CASE("errors quote no more than a short clean prefix of a version file") {
