@@ -7,7 +7,7 @@
 //   cache/, tmp/           downloads and staging for installs
 //   checks.toml            the last `cudaenv check` result per pair (core/checks.hpp)
 //   checks/<host>-<id>.json  the last result per pair on each node (core/node_checks.hpp)
-//   store.lock             held while a store file is read, changed and written
+//   config.lock            held while a store file is read, changed and written
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -57,7 +57,8 @@ public:
     fs::path cache_dir() const { return root_ / "cache"; }
     fs::path tmp_dir() const { return root_ / "tmp"; }
     fs::path checks_file() const { return root_ / "checks.toml"; }
-    fs::path lock_file() const { return root_ / "store.lock"; }
+    // Not "store.lock": that name is the system store's O_EXCL lock (core/excl_lock).
+    fs::path lock_file() const { return root_ / "config.lock"; }
 
     // Loaded on first use; throws on a corrupt file.
     Config& config();
