@@ -291,7 +291,8 @@ class RehashTest(Base):
         env_root = make_toolkit(os.path.join(self.tmp, "conda-env"), "12.4.1",
                                 ["nvcc", "ptxas", "python3", "gcc", "ls", "git", "cudaenv-helper"])
         self.cudaenv("add", env_root)
-        self.assertEqual(self.listing(), ["nvcc", "ptxas"])
+        # Beside the session shims (cudaenv.cmd, cudaenv.ps1), which every rehash writes.
+        self.assertEqual(self.listing(), ["cudaenv.cmd", "cudaenv.ps1", "nvcc", "ptxas"])
         # `ls` on PATH keeps working whatever pair is active.
         proj = os.path.join(self.tmp, "p")
         write(os.path.join(proj, ".cudaenv"), "12.4\n")
@@ -301,7 +302,7 @@ class RehashTest(Base):
         shutil.copy(SHIM_PROGRAM, os.path.join(self.shims, "python3"))
         p = self.cudaenv("rehash")
         self.assertIn("removed python3", p.stdout)
-        self.assertEqual(self.listing(), ["nvcc", "ptxas"])
+        self.assertEqual(self.listing(), ["cudaenv.cmd", "cudaenv.ps1", "nvcc", "ptxas"])
 
     def test_discover_add_rehashes(self):
         make_toolkit(os.path.join(self.tmp, "roots", "cuda-12.4"), "12.4.1", ["nvcc", "ncu"])

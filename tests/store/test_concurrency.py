@@ -23,6 +23,11 @@ def wait_all(procs):
     return results
 
 
+
+# NVIDIA's program names (src/data/toolkit_tools.txt), nvcc aside.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "data", "toolkit_tools.txt")) as f:
+    TOOLKIT_TOOLS = [t for line in f if line.strip() and not line.startswith("#") for t in line.split()[1:] if t != "nvcc"]
+
 class ConcurrencyTest(unittest.TestCase):
     def setUp(self):
         self.s = storetest.Store("conc")
@@ -95,17 +100,19 @@ class ConcurrencyTest(unittest.TestCase):
         self.assertEqual(len(cfg["cudnn"]), N // 2)
 
     def test_rehash_among_adds(self):
-        # Each toolkit brings a tool of its own: a rehash working from an older
-        # config.toml would delete the shims of a toolkit added meanwhile.
-        tks = [self.toolkit(i, ("nvcc", "tool%d" % i)) for i in range(N // 2)]
+        # Each toolkit brings a tool of its own (one of NVIDIA's, the only names
+        # rehash makes shims for): a rehash working from an older config.toml
+        # would delete the shims of a toolkit added meanwhile.
+        tools = TOOLKIT_TOOLS[: N // 2]
+        tks = [self.toolkit(i, ("nvcc", tools[i])) for i in range(N // 2)]
         procs = []
         for p in tks:
             procs.append(self.s.start("add", p))
             procs.append(self.s.start("rehash"))
         self.all_ok(wait_all(procs))
         shims = set(os.listdir(os.path.join(self.s.root, "shims")))
-        for i in range(N // 2):
-            self.assertIn("tool%d" % i, shims)
+        for t in tools:
+            self.assertIn(t, shims)
         self.assertFalse([n for n in shims if "tmp" in n], shims)
 
     def test_check(self):
