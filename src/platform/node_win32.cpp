@@ -1,6 +1,5 @@
 #include "platform/node.hpp"
 
-#define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 
 #include "platform/platform.hpp"
