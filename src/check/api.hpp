@@ -1,6 +1,6 @@
 #pragma once
 // The slice of the CUDA runtime and cuDNN C APIs that `check` calls, declared
-// here from NVIDIA's documented signatures (nvidia-facts.md section 6) so that
+// here from NVIDIA's documented signatures (docs/check.md) so that
 // cudaenv builds without any CUDA header or library: every symbol is resolved
 // at run time from the pair's own libraries.
 #include <cstddef>

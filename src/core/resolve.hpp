@@ -1,5 +1,5 @@
 #pragma once
-// Which spec is active, and why (cli.md's order; first match wins):
+// Which spec is active, and why (README.md "Specs and resolution"; first match wins):
 //   1. CUDAENV_VERSION   2. the nearest .cudaenv / .tool-versions walking up
 //   3. the global default   4. system
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // What NVIDIA's archives are called and what an installed cuDNN or toolkit
-// must contain (nvidia-facts.md sections 1 and 3).
+// must contain (docs/install.md).
 #include <filesystem>
 #include <map>
 #include <optional>
