@@ -15,6 +15,10 @@ namespace cudaenv {
 
 namespace {
 
+// cudaenv-shim is small in a Release build, but a RelWithDebInfo one (the
+// default preset) carries tens of MB of debug information.
+constexpr size_t max_program_bytes = size_t{512} << 20;
+
 // The tool name of an executable in a toolkit bin folder, or "".
 std::string tool_name(const fs::path& file) {
     auto name = toolkit_tool_of(file, native_path_style());
@@ -25,7 +29,7 @@ bool is_shim_file(const fs::path& p, const fs::path& program) {
     std::error_code ec;
     if (fs::equivalent(p, program, ec)) return true;
     if (!fsx::is_file(p)) return false;
-    auto text = fsx::read_file(p, 64u << 20);
+    auto text = fsx::read_file(p, max_program_bytes);
     return text && text->find(shim_marker) != std::string::npos;
 }
 
@@ -33,7 +37,8 @@ bool is_shim_file(const fs::path& p, const fs::path& program) {
 bool up_to_date(const fs::path& p, const fs::path& program, const std::string& program_bytes) {
     std::error_code ec;
     if (fs::equivalent(p, program, ec)) return true;
-    auto text = fsx::read_file(p, 64u << 20);
+    if (fs::file_size(p, ec) != program_bytes.size() || ec) return false;
+    auto text = fsx::read_file(p, max_program_bytes);
     return text && *text == program_bytes && platform::is_executable(p);
 }
 
@@ -123,7 +128,7 @@ RehashResult rehash(Store& store, const fs::path& program) {
     if (!fsx::is_file(program))
         throw Error("the shim program '" + fsx::to_utf8(program) + "' is missing",
                     "cudaenv-shim must be installed beside cudaenv; reinstall cudaenv");
-    auto program_bytes = fsx::read_file(program, 64u << 20);
+    auto program_bytes = fsx::read_file(program, max_program_bytes);
     if (!program_bytes) throw Error("cannot read the shim program '" + fsx::to_utf8(program) + "'");
 
     // Shims are store files too: two rehashes at once would delete each
