@@ -616,26 +616,50 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         return 0;
     }
     ConvRequest req{false, p.cc_major, p.cc_minor, p.dnn->version.major()};
-    // cuDNN's first handle loads its kernels, which takes a while: before the
-    // timed phase, so that other pairs time meanwhile. (A failure here is the
-    // conv step's to report.)
-    if (cudnn_api::cudnnHandle_t warm = nullptr; !opts.gpu_lock.empty() && p.cudnn.create(&warm) == 0)
-        p.cudnn.destroy(warm);
-    // The timed phase: with other pairs checked at once, wait for the GPU.
-    std::optional<platform::FileLock> gpu_token;
-    double waited_ms = 0;
-    if (!opts.gpu_lock.empty()) {
+    const bool fp16 = p.cc_major >= 7;
+    auto ms_since = [](std::chrono::steady_clock::time_point t0) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    // With other pairs checked at once (gpu_lock), the GPU is shared in two
+    // phases. Warm-up, untimed, under a shared lock, so all pairs do it at
+    // once: the first convolutions of a process load cuDNN's kernels (lazily,
+    // at first launch), create its handles and query its heuristics, which
+    // takes most of a check. Then the timed phase, under the exclusive lock:
+    // one pair at a time, and never while another pair warms up, so the
+    // timings stay clean. (A failure in the warm-up is the timed run's to report.)
+    double warm_ms = 0, waited_ms = 0;
+    long long warm_from = 0, warm_to = 0;
+    auto take = [&](std::optional<platform::FileLock>& token, platform::FileLock::Mode mode) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            gpu_token.emplace(opts.gpu_lock, true);
+            token.emplace(opts.gpu_lock, true, mode);
         } catch (const std::exception&) {
-            // No lock file: time anyway; the parent made it, so this is rare.
+            // No lock file: go on unlocked; the parent made it, so this is rare.
         }
-        waited_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        watchdog->extend(waited_ms);
+        const double ms = ms_since(t0);
+        watchdog->extend(ms);
+        return ms;
+    };
+    if (!opts.gpu_lock.empty()) {
+        std::optional<platform::FileLock> shared;
+        waited_ms += take(shared, platform::FileLock::Mode::shared);
+        const auto t0 = std::chrono::steady_clock::now();
+        warm_from = unix_ms();
+        auto warm_opts = opts;
+        warm_opts.runs = 1;
+        run_conv(p.cuda, p.cudnn, warm_opts, req);
+        if (fp16) run_conv(p.cuda, p.cudnn, warm_opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major});
+        warm_ms = ms_since(t0);
+        warm_to = unix_ms();
     }
+    std::optional<platform::FileLock> gpu_token;
+    if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
-        if (!opts.gpu_lock.empty()) r.details["gpu_wait_ms"] = waited_ms;
+        if (!opts.gpu_lock.empty()) {
+            r.details["gpu_wait_ms"] = waited_ms;
+            r.details["warm_up_ms"] = warm_ms;
+            r.details["warm_up_unix_ms"] = {warm_from, warm_to};
+        }
         r.details["timed_phase_unix_ms"] = {from, unix_ms()};
         return r;
     };
@@ -645,7 +669,7 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
     // cuDNN loads more libraries once it runs (cuBLAS, NVRTC): look again.
     p.emit(step_origins(p));
     if (conv.status == Status::fail) return 0;
-    if (p.cc_major < 7) {
+    if (!fp16) {
         skip("conv_fp16", "compute capability " + std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) +
                               " has no tensor cores");
         return 0;

@@ -1,5 +1,6 @@
 #include "check/runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <map>
@@ -120,6 +121,7 @@ namespace {
 // A child ready to start: its command line and environment, or the result
 // when the pair could not even be planned.
 struct ChildRun {
+    std::string spec;  // as `list` shows it: unique among the store's pairs
     std::vector<std::string> argv;
     std::vector<std::pair<std::string, std::string>> env;
     std::chrono::milliseconds kill_after{0};
@@ -127,9 +129,9 @@ struct ChildRun {
 };
 
 // Reads the store (not thread-safe): done for every pair before any child starts.
-ChildRun prepare_child(const Pair& pair, Store& store, const RunOptions& opts) {
+ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, const RunOptions& opts) {
     ChildRun run;
-    auto spec = pair.spec();
+    run.spec = spec;
     std::vector<std::string> argv = {fsx::to_utf8(platform::executable_path()), "__probe", "--toolkit",
                                      fsx::to_utf8(pair.toolkit.path)};
     if (pair.cudnn) {
@@ -182,7 +184,7 @@ ChildRun prepare_child(const Pair& pair, Store& store, const RunOptions& opts) {
 
 PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& opts) {
     if (run.early) return *run.early;
-    auto spec = pair.spec();
+    const auto& spec = run.spec;
     std::string ended;
     auto pr = platform::run_process(run.argv, run.env, run.kill_after);
     if (!pr.started) ended = "could not start (" + pr.error + ")";
@@ -197,10 +199,22 @@ PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& op
     return r;
 }
 
+// The specs `list` shows for `pairs`: unique among all of the store's pairs.
+std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& store) {
+    auto all = all_pairs(store);
+    auto unique = unique_specs(all, store);
+    std::vector<std::string> out;
+    for (const auto& p : pairs) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const Pair& a) { return a.same_as(p); });
+        out.push_back(it == all.end() ? p.spec() : unique[static_cast<size_t>(it - all.begin())]);
+    }
+    return out;
+}
+
 }  // namespace
 
 PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
-    return run_child(pair, prepare_child(pair, store, opts), opts);
+    return run_child(pair, prepare_child(pair, shown_specs({pair}, store).front(), store, opts), opts);
 }
 
 std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
@@ -211,7 +225,9 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // open. One at a time there until it passes a handle list.
     if constexpr (platform::is_windows) max_parallel = 1;
     if (pairs.size() <= 1 || max_parallel <= 1) {
-        for (size_t i = 0; i < pairs.size(); ++i) results[i] = check_pair(pairs[i], store, opts);
+        auto specs = shown_specs(pairs, store);
+        for (size_t i = 0; i < pairs.size(); ++i)
+            results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts), opts);
         return results;
     }
     RunOptions shared = opts;
@@ -220,7 +236,8 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;
-    for (const auto& p : pairs) runs.push_back(prepare_child(p, store, shared));
+    auto specs = shown_specs(pairs, store);
+    for (size_t i = 0; i < pairs.size(); ++i) runs.push_back(prepare_child(pairs[i], specs[i], store, shared));
     std::atomic<size_t> next{0};
     std::vector<std::thread> workers;
     const size_t n = std::min(pairs.size(), static_cast<size_t>(max_parallel));

@@ -31,6 +31,18 @@ const std::vector<std::string> program_names = {std::string("cudaenv") + platfor
                                                 std::string("cudaenv-shim") + platform::exe_suffix(),
                                                 std::string("cudaenv-install") + platform::exe_suffix()};
 
+// The programs, and the files of the private folder beside them (the zip's
+// and the build tree's lib/cudaenv: zlibwapi.dll), as paths under the folder.
+std::vector<std::string> files_to_install(const fs::path& from) {
+    auto files = program_names;
+    const auto priv = fs::path("lib") / "cudaenv";
+    std::error_code ec;
+    for (fs::directory_iterator it(from / priv, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(fsx::to_utf8(priv / it->path().filename()));
+    std::sort(files.begin() + static_cast<std::ptrdiff_t>(program_names.size()), files.end());
+    return files;
+}
+
 std::string cmd_line(const std::string& exe, Store& store) {
     auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.root())});
     return std::string(str::trim(line));
@@ -141,7 +153,7 @@ void run_setup(Context& ctx, std::string shell, bool undo_, const std::optional<
             throw Error("LOCALAPPDATA is not set", "name the folder: cudaenv setup --install <folder>");
         auto dir = install->empty() ? fsx::from_utf8(*local) / "Programs" / "cudaenv"
                                     : fsx::absolute_normal(fsx::from_utf8(*install));
-        install_programs(s, {exe.parent_path(), dir, program_names});
+        install_programs(s, {exe.parent_path(), dir, files_to_install(exe.parent_path())});
         exe = dir / program_names[0];
         install_entry = fsx::to_utf8(dir);
     }

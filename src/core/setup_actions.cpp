@@ -1,6 +1,7 @@
 #include "core/setup_actions.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "core/pathlist.hpp"
 #include "util/error.hpp"
@@ -327,8 +328,16 @@ void install_programs(SetupSession& s, const InstallChange& change) {
         missing.insert(missing.begin(), d);
         if (d == d.parent_path()) break;
     }
-    for (const auto& d : missing) rec.created_dirs.push_back(fsx::to_utf8(d));
+    // Folders of files below `dir` (lib/cudaenv), top down, so undo takes
+    // them out after their files.
+    std::set<std::filesystem::path> below;
+    for (const auto& f : change.files)
+        for (auto d = (change.dir / fsx::from_utf8(f)).parent_path(); d != change.dir && d.has_relative_path();
+             d = d.parent_path())
+            if (!s.host.dir_exists(d)) below.insert(d);
     rec.dir_created = rec.dir_created || !missing.empty();
+    missing.insert(missing.end(), below.begin(), below.end());
+    for (const auto& d : missing) rec.created_dirs.push_back(fsx::to_utf8(d));
     for (const auto& f : change.files)
         if (std::find(rec.files.begin(), rec.files.end(), f) == rec.files.end()) rec.files.push_back(f);
     s.record.install = rec;

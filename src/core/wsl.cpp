@@ -47,7 +47,9 @@ WslInfo detect_wsl(const EnvReader& env) {
 }
 
 bool on_windows_drive(const std::filesystem::path& p, const WslInfo& wsl) {
-    auto s = fsx::to_utf8(p.lexically_normal());
+    // The generic form: a WSL path is a Linux path, whichever OS runs this.
+    auto u8 = p.lexically_normal().generic_u8string();
+    std::string s(reinterpret_cast<const char*>(u8.data()), u8.size());
     auto root = wsl.mount_root;
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     if (!s.starts_with(root + "/")) return false;

@@ -17,6 +17,7 @@
 #include "install/progress.hpp"
 #include "install/sha256.hpp"
 #include "install/staging.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -95,12 +96,12 @@ void install_toolkit(Store& store, const std::string& version, const std::vector
 
 // cuDNN 8.3 to 8.9 for Windows load zlibwapi.dll, which NVIDIA's archives do
 // not ship (docs/install.md): the one built with cudaenv (zlibwapi/) goes
-// beside its DLLs, from beside this program.
+// beside its DLLs, from cudaenv's private folder (lib/cudaenv).
 void add_zlibwapi(const fs::path& staging, const Version& version, const std::string& platform) {
     if (!platform.starts_with("windows") || version.major() != 8 || version.minor() < 3) return;
     const auto bin = staging / "bin";
     if (fsx::exists(bin / "zlibwapi.dll")) return;
-    const auto dll = platform::executable_path().parent_path() / "zlibwapi.dll";
+    const auto dll = platform::private_lib_dir() / "zlibwapi.dll";
     if (!fsx::is_file(dll)) {
         spdlog::warn("cuDNN {} needs zlibwapi.dll, and {} is missing: put zlibwapi.dll (64-bit) into {}",
                      version.str(), fsx::to_utf8(dll), fsx::to_utf8(bin));

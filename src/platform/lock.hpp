@@ -9,10 +9,12 @@ namespace cudaenv::platform {
 
 class FileLock {
 public:
+    // shared: any number of holders at once, while nobody holds it exclusive.
+    enum class Mode { exclusive, shared };
     // Waits for the lock when `wait`; otherwise returns an unlocked object
     // (locked() == false) when another process holds it. Throws cudaenv::Error
     // when the lock file cannot be opened.
-    FileLock(const std::filesystem::path& file, bool wait);
+    FileLock(const std::filesystem::path& file, bool wait, Mode mode = Mode::exclusive);
     ~FileLock();
     FileLock(const FileLock&) = delete;
     FileLock& operator=(const FileLock&) = delete;

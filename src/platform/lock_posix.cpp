@@ -16,14 +16,14 @@ struct FileLock::Impl {
     int fd = -1;
 };
 
-FileLock::FileLock(const std::filesystem::path& file, bool wait) : impl_(std::make_unique<Impl>()) {
+FileLock::FileLock(const std::filesystem::path& file, bool wait, Mode mode) : impl_(std::make_unique<Impl>()) {
     impl_->fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (impl_->fd < 0)
         throw Error("cannot open lock file '" + fsx::to_utf8(file) + "': " + std::strerror(errno),
                     "set CUDAENV_ROOT to a folder you can write");
     int rc;
     do {
-        rc = ::flock(impl_->fd, LOCK_EX | (wait ? 0 : LOCK_NB));
+        rc = ::flock(impl_->fd, (mode == Mode::shared ? LOCK_SH : LOCK_EX) | (wait ? 0 : LOCK_NB));
     } while (rc != 0 && errno == EINTR);
     if (rc == 0) {
         locked_ = true;

@@ -11,7 +11,7 @@ struct FileLock::Impl {
     HANDLE h = INVALID_HANDLE_VALUE;
 };
 
-FileLock::FileLock(const std::filesystem::path& file, bool wait) : impl_(std::make_unique<Impl>()) {
+FileLock::FileLock(const std::filesystem::path& file, bool wait, Mode mode) : impl_(std::make_unique<Impl>()) {
     impl_->h = ::CreateFileW(file.c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
                              OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (impl_->h == INVALID_HANDLE_VALUE)
@@ -19,7 +19,7 @@ FileLock::FileLock(const std::filesystem::path& file, bool wait) : impl_(std::ma
                         ")",
                     "set CUDAENV_ROOT to a folder you can write");
     OVERLAPPED ov{};
-    DWORD flags = LOCKFILE_EXCLUSIVE_LOCK | (wait ? 0 : LOCKFILE_FAIL_IMMEDIATELY);
+    DWORD flags = (mode == Mode::shared ? 0 : LOCKFILE_EXCLUSIVE_LOCK) | (wait ? 0 : LOCKFILE_FAIL_IMMEDIATELY);
     if (::LockFileEx(impl_->h, flags, 0, 1, 0, &ov)) {
         locked_ = true;
     } else if (::GetLastError() != ERROR_LOCK_VIOLATION) {

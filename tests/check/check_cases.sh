@@ -282,7 +282,7 @@ dup_version)
     run 0 "$BIN" add "$T/other/cuda-12.6"
     run 1 "$BIN" check --all --json "${SMALL[@]}"
     jq_is "$OUT" '.pairs | length' 2
-    jq_is "$OUT" '[.pairs[].spec] | unique | join(",")' 12.6.3+9.8.0
+    jq_is "$OUT" '[.pairs[].spec] | join(",")' 12.6.3+9.8.0,12.6.3@other-cuda-12.6+9.8.0   # as `list` shows them
     run 0 "$BIN" list --json
     jq_is "$OUT" '[.pairs[] | .check | split(":")[0]] | sort | join(",")' fail,pass
     jq_is "$OUT" '[.pairs[] | select(.cuda.path | endswith("/other/cuda-12.6")) | .check | split(":")[0]] | join(",")' fail
@@ -439,6 +439,14 @@ parallel)
     jq_is "$OUT" '[.pairs[] | .spec as $s | .steps[] | select(.step == "conv" or .step == "conv_fp16")
                    | {s: $s, a: .details.timed_phase_unix_ms[0], b: .details.timed_phase_unix_ms[1]}]
                   | sort_by(.a) | . as $p | [range(1; length) | select($p[.].a < $p[. - 1].b)] | length' 0
+    # No pair warms up while another times (the warm-ups share the GPU, the
+    # timed phases have it alone).
+    jq_is "$OUT" '[.pairs[] | .spec as $s | .steps[] | select(.step == "conv")
+                   | {s: $s, a: .details.timed_phase_unix_ms[0], w: .details.warm_up_unix_ms}] as $c
+                  | [.pairs[] | .spec as $s | .steps[] | select(.step == "conv_fp16")
+                     | {s: $s, b: .details.timed_phase_unix_ms[1]}] as $f
+                  | [$c[] as $x | $f[] | select(.s == $x.s) | {s: .s, a: $x.a, b: .b}] as $t
+                  | [$c[] as $x | $t[] | select(.s != $x.s and $x.w[0] < .b and .a < $x.w[1])] | length' 0
     # Someone waited for the GPU: the phases really were serialized, not merely apart.
     jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv") | .details.gpu_wait_ms] | max > 0' true
     # Alone, a pair takes no lock and waits for nothing.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: `cpack -G DEB` from this build,
 # lintian (no errors, no warnings without an explained override), then, as
-# root on a machine without cudaenv installed, `dpkg -i`, the programs,
+# root on a machine without cudaenv installed, `apt-get install ./cudaenv_*.deb` (as README says), the programs,
 # completions (bash with bash-completion, zsh, fish) and the man page where
 # those look, and `dpkg -r` removing every file it installed while the user's
 # store stays.
@@ -39,7 +39,7 @@ else
 fi
 
 # 3. Installed for real: only as root, and never over a cudaenv already installed.
-if [ "$(id -u)" != 0 ]; then echo "SKIP: dpkg -i needs root"; exit 0; fi
+if [ "$(id -u)" != 0 ]; then echo "SKIP: installing a package needs root"; exit 0; fi
 exec 9>/var/lock/cudaenv-package-test.lock
 flock 9  # one test run at a time installs into this machine
 if dpkg-query -W -f='${Status}' cudaenv 2>/dev/null | grep -q 'ok installed'; then
@@ -58,7 +58,10 @@ mkdir -p "$home/.local/share/cudaenv"
 echo 'global = "12"' >"$home/.local/share/cudaenv/config.toml"
 cleanup() { dpkg -r cudaenv >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-dpkg -i "$deb" >"$work/dpkg-i.log" 2>&1 || { cat "$work/dpkg-i.log"; fail "dpkg -i"; }
+# As README's Install section says: apt installs a local .deb (and would pull
+# in a missing dependency; here they are all present, so it needs no network).
+(cd "$(dirname "$deb")" && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "./$(basename "$deb")") \
+  >"$work/apt-install.log" 2>&1 || { cat "$work/apt-install.log"; fail "apt-get install ./cudaenv_*.deb"; }
 
 # A fresh login-like bash: clean environment, the system's PATH, bash-completion loaded.
 login() {

@@ -49,6 +49,8 @@ TEST_CASE("cmake_cache_cuda_paths") {
 }
 
 TEST_CASE("stale_cmake_caches") {
+    // Real folders: the paths in the cache are this OS's own.
+    const auto style = native_path_style();
     TempDir t("cmake");
     auto proj = t / "proj";
     auto tk118 = t / "cuda-11.8";
@@ -59,7 +61,7 @@ TEST_CASE("stale_cmake_caches") {
     write(proj / "build-release" / "deeper" / "CMakeCache.txt", cmake_cache(tk118.string()));  // not looked at
     write(proj / "out" / "CMakeCache.txt", cmake_cache(tk118.string()));                         // not build*
     SUBCASE("the 12.6 pair: build/ is stale, build-release/ is fine") {
-        auto s = stale_cmake_caches(proj, tk126, PathStyle::posix);
+        auto s = stale_cmake_caches(proj, tk126, style);
         REQUIRE(s.size() == 1);
         CHECK(s[0].file == proj / "build" / "CMakeCache.txt");
         CHECK(s[0].variable == "CMAKE_CUDA_COMPILER");
@@ -69,19 +71,19 @@ TEST_CASE("stale_cmake_caches") {
         CHECK(stale_cache_fix(s[0], proj).find("cmake --fresh -S <source> -B build") != std::string::npos);
     }
     SUBCASE("the 11.8 pair: build-release/ is stale") {
-        auto s = stale_cmake_caches(proj, tk118, PathStyle::posix);
+        auto s = stale_cmake_caches(proj, tk118, style);
         REQUIRE(s.size() == 1);
         CHECK(s[0].file == proj / "build-release" / "CMakeCache.txt");
     }
     SUBCASE("a cache in the folder itself (an in-source build)") {
         write(proj / "CMakeCache.txt", cmake_cache(tk118.string()));
-        CHECK(stale_cmake_caches(proj, tk126, PathStyle::posix).size() == 2);
+        CHECK(stale_cmake_caches(proj, tk126, style).size() == 2);
     }
     SUBCASE("a link to the pair's folder is the pair") {
         fs::create_directories(tk126);
         fs::create_symlink(tk126, t / "cuda");
         write(proj / "build" / "CMakeCache.txt", cmake_cache((t / "cuda").string()));
-        CHECK(stale_cmake_caches(proj, tk126, PathStyle::posix).empty());
+        CHECK(stale_cmake_caches(proj, tk126, style).empty());
     }
-    SUBCASE("no project, no caches") { CHECK(stale_cmake_caches(t / "nowhere", tk126, PathStyle::posix).empty()); }
+    SUBCASE("no project, no caches") { CHECK(stale_cmake_caches(t / "nowhere", tk126, style).empty()); }
 }

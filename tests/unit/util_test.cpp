@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/detect.hpp"
+#include "platform/lock.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 #include "util/elf.hpp"
@@ -190,4 +191,20 @@ TEST_CASE("elf::needed_libraries") {
         CHECK(all[0].cuda_major == 13);
         CHECK(all[0].cuda_major_source == "linked libraries");
     }
+}
+
+TEST_CASE("FileLock: shared holders together, exclusive alone") {
+    testsupport::TempDir t("lock");
+    const auto file = t / "gpu.lock";
+    using Mode = cudaenv::platform::FileLock::Mode;
+    {
+        cudaenv::platform::FileLock a(file, false, Mode::shared);
+        cudaenv::platform::FileLock b(file, false, Mode::shared);
+        CHECK(a.locked());
+        CHECK(b.locked());
+        CHECK_FALSE(cudaenv::platform::FileLock(file, false, Mode::exclusive).locked());
+    }
+    cudaenv::platform::FileLock x(file, false, Mode::exclusive);
+    CHECK(x.locked());
+    CHECK_FALSE(cudaenv::platform::FileLock(file, false, Mode::shared).locked());
 }
