@@ -164,7 +164,66 @@ private:
 
 }  // namespace
 
+struct ConvCheck::State {
+    State(const CudaFns& c, const CudnnFns& d, const ProbeOptions& o, const ConvRequest& r)
+        : cuda(c), cudnn(d), opts(o), req(r) {}
+    const CudaFns& cuda;
+    const CudnnFns& cudnn;
+    const ProbeOptions& opts;
+    ConvRequest req;
+    // Destroyed in reverse: the graph's plans before the legacy path's handle
+    // they use, both before the memory they point at.
+    std::optional<ConvBench> bench;
+    std::optional<LegacyConv> legacy;
+    std::optional<GraphConv> graph;
+    std::optional<ConvFailure> failed;         // preparing failed: measure() reports it
+    std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
+};
+
+ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req)
+    : s_(std::make_unique<State>(cuda, cudnn, opts, req)) {}
+
+ConvCheck::~ConvCheck() = default;
+
+void ConvCheck::prepare(bool warm) {
+    auto& s = *s_;
+    try {
+        s.bench.emplace(s.cuda, s.opts.shape, s.req.half);
+        // ---- The legacy API, as older frameworks use it.
+        s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);
+        s.legacy->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y);
+        if (warm) {
+            s.legacy->tune();  // cudnnFind runs every algorithm: their kernels load
+            s.legacy->forward();
+        }
+        // ---- The graph API, the way the frameworks reach cuDNN's engines.
+        if (s.cudnn.backend.available()) {
+            s.graph.emplace(s.cuda, s.cudnn, s.legacy->handle(), s.req.cudnn_major);
+            try {
+                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5);
+                if (warm) s.graph->warm();
+            } catch (const ConvFailure& f) {
+                s.graph_problem = f;
+            }
+        }
+        if (warm) cuda_check(s.cuda, "cudaDeviceSynchronize", s.cuda.device_synchronize());
+    } catch (const ConvFailure& f) {
+        s.failed = f;
+    }
+}
+
 StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req) {
+    ConvCheck c(cuda, cudnn, opts, req);
+    c.prepare(false);
+    return c.measure();
+}
+
+StepResult ConvCheck::measure() {
+    auto& st = *s_;
+    const auto& cudnn = st.cudnn;
+    const auto& cuda = st.cuda;
+    const auto& opts = st.opts;
+    const auto& req = st.req;
     StepResult r;
     r.step = req.half ? "conv_fp16" : "conv";
     const auto& sh = opts.shape;
@@ -181,11 +240,10 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
                            details};
     };
     try {
-        ConvBench bench(cuda, sh, req.half);
-
-        // ---- The legacy API, as older frameworks use it.
-        LegacyConv legacy(cuda, cudnn, req.cudnn_major);
-        legacy.build_and_tune(sh, req.half, bench.x, bench.w, bench.y);
+        if (st.failed) throw *st.failed;
+        auto& bench = *st.bench;
+        auto& legacy = *st.legacy;
+        legacy.tune();
         Measured lm = bench.measure([&] { legacy.forward(); }, tol, timing);
         nlohmann::json legacy_json = {{"algo", legacy.label()},
                                       {"math", legacy.math()},
@@ -205,15 +263,14 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
         r.details["legacy"] = legacy_json;
 
         // ---- The graph API, the way the frameworks reach cuDNN's engines.
-        std::optional<GraphConv> graph;
+        auto& graph = st.graph;
         std::optional<Measured> gm;
-        std::optional<ConvFailure> graph_problem;
-        if (cudnn.backend.available()) {
-            graph.emplace(cuda, cudnn, legacy.handle(), req.cudnn_major);
+        auto& graph_problem = st.graph_problem;
+        if (graph) {
             try {
                 // Each candidate: one warm-up, then three batches of 5 runs.
-                graph->build_and_tune(sh, req.half, bench.x, bench.w, bench.y, 10, 1.5, TimingPlan{1, 0, 3, 5});
-                gm = bench.measure([&] { graph->forward(); }, tol, timing);
+                if (!graph_problem) graph->tune(TimingPlan{1, 0, 3, 5});
+                if (!graph_problem) gm = bench.measure([&] { graph->forward(); }, tol, timing);
             } catch (const ConvFailure& f) {
                 graph_problem = f;
             }

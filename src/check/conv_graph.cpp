@@ -148,8 +148,7 @@ double GraphConv::time_plan(const Candidate& c, const TimingPlan& tune) {
     }
 }
 
-void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans,
-                               double budget_s, const TimingPlan& tune) {
+void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans, double budget_s) {
     const auto started = std::chrono::steady_clock::now();
     const int dtype = half ? cudnn_api::CUDNN_DATA_HALF : cudnn_api::CUDNN_DATA_FLOAT;
     const std::int64_t xd[4] = {sh.n, sh.c, sh.h, sh.w};
@@ -209,12 +208,25 @@ void GraphConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w,
                 c.outcome = "skipped: converts its inputs to a lower precision";
             } else if (finalize_plan(config, c, x, w, y)) {
                 ++planned;
-                c.ms = time_plan(c, tune);
-                c.outcome = c.ms >= 0 ? "ok" : "failed to execute";
             }
             tried_.push_back(std::move(c));
             out_of_time = elapsed() > budget_s;
         }
+    }
+}
+
+void GraphConv::warm() {
+    for (const auto& c : tried_)
+        if (c.plan) cudnn_.backend.execute(handle_, c.plan, c.pack);  // a failure is tune()'s to report
+    cuda_.device_synchronize();
+}
+
+void GraphConv::tune(const TimingPlan& tune) {
+    best_ = nullptr;
+    for (auto& c : tried_) {
+        if (!c.plan) continue;
+        c.ms = time_plan(c, tune);
+        c.outcome = c.ms >= 0 ? "ok" : "failed to execute";
     }
     for (const auto& c : tried_)
         if (c.ms >= 0 && (!best_ || c.ms < best_->ms)) best_ = &c;

@@ -25,11 +25,16 @@ public:
     GraphConv& operator=(const GraphConv&) = delete;
     ~GraphConv();
 
-    // Throws ConvFailure when the graph cannot be built or no engine runs it.
-    // Autotuning stops early once `budget_s` seconds are spent (engines that
-    // compile their kernels at run time can take a while to finalize).
-    void build_and_tune(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
-                        const TimingPlan& tune);
+    // The operation graph and an execution plan for each of up to `max_plans`
+    // engine configurations; stops early once `budget_s` seconds are spent
+    // (engines that compile their kernels at run time take a while to
+    // finalize). Throws ConvFailure when the graph cannot be built.
+    void build(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s);
+    // Runs each plan once, untimed: its kernels load at their first launch.
+    void warm();
+    // Times each plan as `tune` says and keeps the fastest; throws
+    // ConvFailure when no engine runs the graph.
+    void tune(const TimingPlan& tune);
 
     // cudnnBackendExecute with the fastest plan; throws ConvFailure.
     void forward();

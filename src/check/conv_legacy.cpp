@@ -34,7 +34,7 @@ LegacyConv::~LegacyConv() {
     if (handle_) cudnn_.destroy(handle_);
 }
 
-void LegacyConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w, void* y) {
+void LegacyConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y) {
     x_ = x, w_ = w, y_ = y;
     const int dtype = half ? cudnn_api::CUDNN_DATA_HALF : cudnn_api::CUDNN_DATA_FLOAT;
     const int oh = sh.out_h(), ow = sh.out_w();
@@ -59,8 +59,13 @@ void LegacyConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w
                           "The cuDNN library is damaged or mismatched: reinstall this cuDNN.",
                           {}};
     check("cudnnSetTensor4dDescriptor", cudnn_.set_tensor4d(yd_, cudnn_api::CUDNN_TENSOR_NCHW, dtype, sh.n, sh.k, oh, ow));
+    math_requested_ = half ? cudnn_api::CUDNN_TENSOR_OP_MATH : cudnn_api::CUDNN_DEFAULT_MATH;
+}
 
+void LegacyConv::tune() {
     // Let cuDNN time every algorithm and take the fastest that works.
+    tried_ = nlohmann::json::array();
+    check("cudnnSetConvolutionMathType", cudnn_.set_math_type(conv_, math_requested_));
     cudnn_api::ConvolutionFwdAlgoPerf perf[cudnn_api::CUDNN_CONVOLUTION_FWD_ALGO_COUNT]{};
     int returned = 0;
     check("cudnnFindConvolutionForwardAlgorithm",
@@ -83,7 +88,10 @@ void LegacyConv::build_and_tune(const ConvShape& sh, bool half, void* x, void* w
     check("cudnnSetConvolutionMathType", cudnn_.set_math_type(conv_, math_));
     check("cudnnGetConvolutionForwardWorkspaceSize",
           cudnn_.workspace_size(handle_, xd_, wd_, conv_, yd_, algo_, &ws_bytes_));
-    ws_ = ws_bytes_ ? memory_.alloc(ws_bytes_) : nullptr;
+    if (ws_bytes_ > ws_capacity_) {  // tuned again: the earlier workspace is kept if it is big enough
+        ws_ = memory_.alloc(ws_bytes_);
+        ws_capacity_ = ws_bytes_;
+    }
 }
 
 void LegacyConv::forward() {

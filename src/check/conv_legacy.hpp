@@ -20,9 +20,12 @@ public:
 
     cudnn_api::cudnnHandle_t handle() const { return handle_; }
 
-    // Descriptors, the fastest working algorithm and its workspace; throws
-    // ConvFailure when a call fails or no algorithm works.
-    void build_and_tune(const ConvShape& shape, bool half, void* x, void* w, void* y);
+    // The descriptors; throws ConvFailure when a call fails.
+    void build(const ConvShape& shape, bool half, void* x, void* w, void* y);
+    // The fastest working algorithm (cudnnFindConvolutionForwardAlgorithm)
+    // and its workspace; run again after a warm-up to choose on a quiet GPU.
+    // Throws ConvFailure when a call fails or no algorithm works.
+    void tune();
     // cudnnConvolutionForward with the chosen algorithm; throws ConvFailure.
     void forward();
 
@@ -44,8 +47,8 @@ private:
     cudnn_api::cudnnFilterDescriptor_t wd_ = nullptr;
     cudnn_api::cudnnConvolutionDescriptor_t conv_ = nullptr;
     void *x_ = nullptr, *w_ = nullptr, *y_ = nullptr, *ws_ = nullptr;
-    int algo_ = -1, math_ = 0;
-    std::size_t ws_bytes_ = 0;
+    int algo_ = -1, math_ = 0, math_requested_ = 0;
+    std::size_t ws_bytes_ = 0, ws_capacity_ = 0;
     nlohmann::json tried_ = nlohmann::json::array();
 };
 

@@ -640,15 +640,17 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         watchdog->extend(ms);
         return ms;
     };
-    if (!opts.gpu_lock.empty()) {
+    ConvCheck conv32(p.cuda, p.cudnn, opts, req);
+    std::optional<ConvCheck> conv16;
+    if (fp16) conv16.emplace(p.cuda, p.cudnn, opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major});
+    {
         std::optional<platform::FileLock> shared;
-        waited_ms += take(shared, platform::FileLock::Mode::shared);
+        if (!opts.gpu_lock.empty()) waited_ms += take(shared, platform::FileLock::Mode::shared);
         const auto t0 = std::chrono::steady_clock::now();
         warm_from = unix_ms();
-        auto warm_opts = opts;
-        warm_opts.runs = 1;
-        run_conv(p.cuda, p.cudnn, warm_opts, req);
-        if (fp16) run_conv(p.cuda, p.cudnn, warm_opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major});
+        const bool warm = !opts.gpu_lock.empty();  // alone, the timed phase's own tuning warms up
+        conv32.prepare(warm);
+        if (conv16) conv16->prepare(warm);
         warm_ms = ms_since(t0);
         warm_to = unix_ms();
     }
@@ -664,7 +666,7 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         return r;
     };
     auto from = unix_ms();
-    auto conv = timed(run_conv(p.cuda, p.cudnn, opts, req), from);
+    auto conv = timed(conv32.measure(), from);
     p.emit(conv);
     // cuDNN loads more libraries once it runs (cuBLAS, NVRTC): look again.
     p.emit(step_origins(p));
@@ -674,9 +676,8 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
                               " has no tensor cores");
         return 0;
     }
-    req.half = true;
     from = unix_ms();
-    p.emit(timed(run_conv(p.cuda, p.cudnn, opts, req), from));
+    p.emit(timed(conv16->measure(), from));
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <memory>
 // Shared between the probe's steps (probe.cpp) and its convolution (conv.cpp).
 #include <functional>
 #include <string>
@@ -86,7 +87,27 @@ struct ConvRequest {
     int cudnn_major = 0;
 };
 
-// Runs, verifies and times one convolution; never throws.
+// One convolution step (conv or conv_fp16) in two phases, so that pairs
+// checked at once can share a GPU: prepare() (the inputs on the GPU, the
+// legacy descriptors, the graph's plans and, with `warm`, one untimed run of
+// every algorithm and plan, which loads their kernels) needs no GPU of its
+// own; measure() (choose, verify, time) must have the GPU alone. Neither
+// throws: a failure is measure()'s result.
+class ConvCheck {
+public:
+    ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req);
+    ConvCheck(const ConvCheck&) = delete;
+    ConvCheck& operator=(const ConvCheck&) = delete;
+    ~ConvCheck();
+    void prepare(bool warm);
+    StepResult measure();
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+// prepare(false) and measure() in one go.
 StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req);
 
 // fp16 <-> fp32 on the CPU (round to nearest even), exposed for tests.
