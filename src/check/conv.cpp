@@ -3,6 +3,7 @@
 // reference and timed per call and amortised (conv_support.hpp); the faster
 // way, by amortised time, is the pair's result.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -239,12 +240,22 @@ StepResult ConvCheck::measure() {
                            "reinstall this cuDNN and update the driver.",
                            details};
     };
+    // Where the timed phase's time goes (details.phases_ms).
+    nlohmann::json phases = nlohmann::json::object();
+    auto lap_from = std::chrono::steady_clock::now();
+    auto lap = [&](const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        phases[name] = std::chrono::duration<double, std::milli>(now - lap_from).count();
+        lap_from = now;
+    };
     try {
         if (st.failed) throw *st.failed;
         auto& bench = *st.bench;
         auto& legacy = *st.legacy;
         legacy.tune();
+        lap("legacy_choose");
         Measured lm = bench.measure([&] { legacy.forward(); }, tol, timing);
+        lap("legacy_verify_and_time");
         nlohmann::json legacy_json = {{"algo", legacy.label()},
                                       {"math", legacy.math()},
                                       {"workspace_bytes", legacy.workspace_bytes()},
@@ -270,7 +281,9 @@ StepResult ConvCheck::measure() {
             try {
                 // Each candidate: one warm-up, then three batches of 5 runs.
                 if (!graph_problem) graph->tune(TimingPlan{1, 0, 3, 5});
+                lap("graph_autotune");
                 if (!graph_problem) gm = bench.measure([&] { graph->forward(); }, tol, timing);
+                lap("graph_verify_and_time");
             } catch (const ConvFailure& f) {
                 graph_problem = f;
             }
@@ -308,6 +321,8 @@ StepResult ConvCheck::measure() {
                 [&] { use_graph ? graph->forward() : legacy.forward(); }, m.timing);
         else
             m.timing.graph_error = "this cuDNN has no cudnnSetStream";
+        lap("cuda_graph");
+        r.details["phases_ms"] = phases;
         const double ms = m.headline();
         const double per_call = m.timing.per_call_median();
         const double tflops = ms > 0 ? sh.flops() / (ms * 1e-3) / 1e12 : 0;
