@@ -172,28 +172,39 @@ double conv_reference_at(const ConvShape& sh, const std::vector<float>& x, const
     return acc;
 }
 
-Accuracy compare_with_reference(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,
-                                const std::vector<float>& y, std::size_t max_samples) {
-    Accuracy a;
-    const std::size_t ny = y.size();
-    if (ny == 0) return a;
-    a.samples = std::min(ny, max_samples);
+ReferenceSample::ReferenceSample(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,
+                                 std::size_t max_samples) {
+    const std::size_t ny = static_cast<std::size_t>(sh.n) * sh.k * sh.out_h() * sh.out_w();
+    const std::size_t n = std::min(ny, max_samples);
     std::mt19937 pick(777);
-    std::uniform_int_distribution<std::size_t> idx(0, ny - 1);
+    std::uniform_int_distribution<std::size_t> idx(0, ny == 0 ? 0 : ny - 1);
+    for (std::size_t s = 0; s < n; ++s) {
+        index.push_back(n == ny ? s : idx(pick));
+        value.push_back(conv_reference_at(sh, x, w, index.back()));
+    }
+}
+
+Accuracy ReferenceSample::compare_values(const std::vector<double>& got) const {
+    Accuracy a;
+    a.samples = index.size();
     double err2 = 0, ref2 = 0;
     bool finite = true;
     for (std::size_t s = 0; s < a.samples; ++s) {
-        std::size_t i = a.samples == ny ? s : idx(pick);
-        double ref = conv_reference_at(sh, x, w, i);
-        double got = y[i];
-        if (!std::isfinite(got)) finite = false;
-        err2 += (got - ref) * (got - ref);
+        const double ref = value[s], g = got[s];
+        if (!std::isfinite(g)) finite = false;
+        err2 += (g - ref) * (g - ref);
         ref2 += ref * ref;
-        a.max_abs = std::max(a.max_abs, std::fabs(got - ref));
+        a.max_abs = std::max(a.max_abs, std::fabs(g - ref));
     }
     a.rel = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
     if (!finite) a.rel = INFINITY;
     return a;
+}
+
+Accuracy compare_with_reference(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,
+                                const std::vector<float>& y, std::size_t max_samples) {
+    if (y.empty()) return {};
+    return ReferenceSample(sh, x, w, max_samples).compare([&](std::size_t i) { return y[i]; });
 }
 
 }  // namespace cudaenv::check

@@ -100,9 +100,25 @@ struct Accuracy {
     double max_abs = 0;
     std::size_t samples = 0;
 };
-// Compares `y` with the reference at up to `max_samples` outputs (all of them
-// when there are that few, else a fixed pseudo-random sample: the whole
-// reference would take the CPU seconds).
+// The reference at up to `max_samples` outputs (all of them when there are
+// that few, else a fixed pseudo-random sample: the whole reference would take
+// the CPU seconds). Computed once, before any timing; compared after each run.
+struct ReferenceSample {
+    std::vector<std::size_t> index;
+    std::vector<double> value;
+    ReferenceSample(const ConvShape& shape, const std::vector<float>& x, const std::vector<float>& w,
+                    std::size_t max_samples = 8192);
+    // `y(i)`: output element i as the GPU computed it.
+    template <class Get>
+    Accuracy compare(Get y) const {
+        std::vector<double> got(index.size());
+        for (std::size_t s = 0; s < index.size(); ++s) got[s] = y(index[s]);
+        return compare_values(got);
+    }
+    Accuracy compare_values(const std::vector<double>& got) const;
+};
+
+// ReferenceSample(...).compare(y) in one go.
 Accuracy compare_with_reference(const ConvShape& shape, const std::vector<float>& x, const std::vector<float>& w,
                                 const std::vector<float>& y, std::size_t max_samples = 8192);
 
