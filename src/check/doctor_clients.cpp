@@ -133,7 +133,9 @@ Finding host_compiler_finding(const Version& cuda, const std::string& spec, cons
         return f;
     }
     f.status = Status::warn;
-    f.summary = *r.mismatch + whose + ": nvcc will refuse to compile";
+    // The mismatch already names the variable.
+    f.summary = *r.mismatch + (r.from == "PATH" ? "" : r.users_own ? " (your own value)" : " (set by cudaenv)") +
+                ": nvcc will refuse to compile";
     f.advice = r.fix;
     if (r.supported) f.details["suggested"] = r.supported->path;
     return f;

@@ -148,7 +148,7 @@ def main():
             c.eq(got and [got["status"], got["details"]["from"], got["details"]["users_own"], got["details"]["compiler"]],
                  ["warn", "NVCC_CCBIN", True, my_gxx], "%s: the user's NVCC_CCBIN is checked: %r" % (name, got))
             c.true(got and got["summary"].startswith("NVCC_CCBIN=%s is GCC 14; CUDA 12.6's nvcc accepts GCC up to 13 "
-                                                     "(NVCC_CCBIN, your own)" % my_gxx),
+                                                     "(your own value)" % my_gxx),
                    "%s says it is the user's: %r" % (name, got and got["summary"]))
             c.true(got and got["advice"].startswith("Your NVCC_CCBIN is kept as you set it: point it at a compiler "
                                                     "CUDA 12.6 accepts (%s)" % g13),
