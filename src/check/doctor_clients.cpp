@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/frameworks.hpp"
+#include "core/host_compiler.hpp"
 #include "core/wsl.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -94,8 +95,57 @@ Finding framework_finding(const std::string& dist, const std::string& version, c
     return f;
 }
 
+Finding host_compiler_finding(const Version& cuda, const std::string& spec, const EnvReader& env, bool windows) {
+    Finding f{"host_compiler", Status::ok, "", "", nlohmann::json::object()};
+    auto r = report_host_compiler(cuda, spec, env, windows);
+    const auto mm = Version({cuda.major(), cuda.minor()}).str();
+    f.details = {{"compiler", r.compiler}, {"from", r.from}, {"users_own", r.users_own}, {"found", r.found},
+                 {"cuda", mm}, {"supported", nullptr}};
+    std::string whose = r.from == "PATH" ? "" : " (" + r.from + ", " + (r.users_own ? "your own" : "set by cudaenv") + ")";
+    if (!r.found) {
+        f.status = windows ? Status::skip : Status::warn;
+        f.summary = (r.from == "PATH" ? "no " + r.compiler + " on PATH" : r.from + "=" + r.compiler + " not found") +
+                    ": nvcc has no host compiler to compile .cu files with";
+        f.advice = windows ? "Run nvcc from a Visual Studio Developer prompt (cl.exe on PATH), or pass -ccbin."
+                           : "Install a C++ compiler CUDA " + mm + " accepts, or set NVCC_CCBIN to one.";
+        return f;
+    }
+    if (!r.id) {
+        f.status = Status::skip;
+        f.summary = r.compiler + whose + ": its version could not be read";
+        return f;
+    }
+    f.details["family"] = r.id->family;
+    f.details["version"] = r.id->major;
+    if (r.rule) {
+        f.details["accepts"] = {{"gcc_max", r.rule->gcc_max}, {"clang_max", r.rule->clang_max}, {"msvc", r.rule->msvc}};
+        f.details["source"] = r.rule->source;
+        if (r.rule->unconfirmed) f.details["unconfirmed"] = true;
+    }
+    if (!r.rule) {
+        f.status = Status::skip;
+        f.summary = r.compiler + whose + " is " + compiler_words(*r.id) + "; no host-compiler row for CUDA " + mm;
+        return f;
+    }
+    f.details["supported"] = !r.mismatch;
+    if (!r.mismatch) {
+        f.summary = r.compiler + whose + " is " + compiler_words(*r.id) + "; CUDA " + mm + "'s nvcc accepts it";
+        return f;
+    }
+    f.status = Status::warn;
+    // The mismatch already names the variable.
+    f.summary = *r.mismatch + (r.from == "PATH" ? "" : r.users_own ? " (your own value)" : " (set by cudaenv)") +
+                ": nvcc will refuse to compile";
+    f.advice = r.fix;
+    if (r.supported) f.details["suggested"] = r.supported->path;
+    return f;
+}
+
 std::vector<Finding> client_findings(const DoctorInput& in) {
     std::vector<Finding> out;
+    // The host compiler nvcc will use for the active pair.
+    if (in.active && !in.active->toolkit.nvcc.empty())
+        out.push_back(host_compiler_finding(in.active->toolkit.version, in.active_spec, in.env, in.windows));
     // Frameworks in the active Python.
     auto path = in.env("PATH").value_or("");
     std::optional<std::string> py;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <sstream>
 
+#include "check/doctor_clients.hpp"
 #include "core/activation.hpp"
 #include "platform/lock.hpp"
 #include "core/checks.hpp"
@@ -193,6 +194,17 @@ PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& op
     else if (!pr.signal_name.empty()) ended = "crashed (" + pr.signal_name + ")";
     else if (pr.exit_code != 0) ended = "exited with status " + std::to_string(pr.exit_code);
     auto r = assemble(spec, pr.out, pr.err, ended, pair.cudnn.has_value());
+    // The host compiler this pair's nvcc gets under `use` (doctor_clients.cpp); no bearing on pass.
+    if (fsx::is_file(pair.toolkit.path / "bin" / (platform::is_windows ? "nvcc.exe" : "nvcc"))) {
+        auto env = [&](const std::string& n) -> std::optional<std::string> {
+            for (const auto& [k, v] : run.env)
+                if (same_env_name(k, n, native_path_style())) return v;
+            return std::nullopt;
+        };
+        r.steps.push_back(host_compiler_finding(pair.toolkit.version, spec, env, platform::is_windows));
+        if (r.steps.back().status == Status::warn)
+            r.advice += (r.advice.empty() ? "" : " ") + r.steps.back().advice;
+    }
     r.toolkit_path = fsx::to_utf8(pair.toolkit.path);
     if (pair.cudnn) r.cudnn_path = fsx::to_utf8(pair.cudnn->path);
     r.seconds = pr.seconds;

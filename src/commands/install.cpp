@@ -86,6 +86,9 @@ void run_install(Context& ctx, const InstallArgs& args) {
         install::install_spec(store, spec, opts, std::cout);
     }
     update_shims(ctx);
+    if (!for_targets.empty())
+        std::cerr << "hint: pin it for the project: cudaenv local --for " << args.for_opts.for_text
+                  << (args.for_opts.os.empty() ? "" : " --os " + args.for_opts.os) << "\n";
 }
 
 }  // namespace

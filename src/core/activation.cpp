@@ -213,6 +213,11 @@ std::vector<std::string> known_roots(Store& store) {
     return roots;
 }
 
+bool set_by_cudaenv(const EnvReader& env, const std::string& name) {
+    auto value = env(name);
+    return value && valid_name(name) && env(set_name(name)) == value;
+}
+
 std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style) {
     const State before = read_state(env).value_or(State{});

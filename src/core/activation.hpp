@@ -56,6 +56,10 @@ PairEnv pair_env(const DetectedPair& pair, const std::string& spec);
 std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style);
 
+// True when `name` holds the value `use` last set in this session, so not a
+// value of the user's (doctor and check say whose a NVCC_CCBIN is).
+bool set_by_cudaenv(const EnvReader& env, const std::string& name);
+
 // Changes that undo every `use` of this session; empty when none is active.
 std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style);
 

@@ -65,3 +65,28 @@ TEST_CASE("choose_host_compiler") {
     CHECK(host_compiler_mismatch(V("12.4.1"), {"gcc", 14}) == "c++ is GCC 14; CUDA 12.4's nvcc accepts GCC up to 13");
     CHECK_FALSE(host_compiler_mismatch(V("13.0"), {"gcc", 14}).has_value());
 }
+
+TEST_CASE("host compiler: MSVC's banner and toolset range") {
+    auto id = parse_compiler_version(
+        "Microsoft (R) C/C++ Optimizing Compiler Version 19.38.33130 for x64\nCopyright (C) Microsoft Corporation.\n");
+    REQUIRE(id);
+    CHECK(*id == CompilerId{"msvc", 1938});
+    CHECK(compiler_words(*id) == "MSVC 19.38 (_MSC_VER 1938)");
+    // A localized banner keeps "Microsoft" and the version.
+    CHECK(parse_compiler_version("Microsoft (R) C/C++-Optimierungscompiler Version 19.29.30154 f\xc3\xbcr x64") ==
+          CompilerId{"msvc", 1929});
+    CHECK_FALSE(host_compiler_mismatch(V("12.4"), {"msvc", 1938}, "cl.exe"));
+    CHECK(host_compiler_mismatch(V("12.4"), {"msvc", 1950}, "cl.exe") ==
+          "cl.exe is MSVC 19.50 (_MSC_VER 1950); CUDA 12.4's nvcc accepts _MSC_VER 1910-1949");
+    CHECK(host_compiler_mismatch(V("13.0"), {"msvc", 1916}, "cl.exe").has_value());  // VS 2017 is below 13.0's range
+    // A toolset is not chosen from PATH by `use`.
+    CHECK_FALSE(choose_host_compiler(V("12.4"), CompilerId{"msvc", 1950}, [](const std::string&) {
+        return std::optional<std::string>("/x");
+    }));
+}
+
+TEST_CASE("host compiler: the name in the sentence") {
+    CHECK(host_compiler_mismatch(V("12.6"), {"gcc", 14}, "g++") == "g++ is GCC 14; CUDA 12.6's nvcc accepts GCC up to 13");
+    CHECK(host_compiler_mismatch(V("12.6"), {"clang", 19}, "NVCC_CCBIN=/opt/clang++") ==
+          "NVCC_CCBIN=/opt/clang++ is Clang 19; CUDA 12.6's nvcc accepts Clang up to 18");
+}
