@@ -1,3 +1,3 @@
 #include "app.hpp"
 
-int main(int argc, char** argv) { return cudaenv::run_app(argc, argv, cudaenv::register_all_commands); }
+int main(int argc, char** argv) { return cudaenv::run_app(argc, argv, cudaenv::all_commands()); }
