@@ -10,7 +10,7 @@
 # cuDNN 9 into /usr/lib/x86_64-linux-gnu (removed at the end) and adopts it,
 # as Debian's libcudnn9 packages would.
 #
-#   bench/switch.sh                     # build/default/cudaenv; RUNS=, RESULTS=
+#   bench/switch.sh                     # build/default/cudaenv; RUNS=, RESULTS=, BENCH_STRIP=0
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -79,14 +79,28 @@ for _ in 1 2 3; do "$CUDAENV" env $spec --shell bash >/dev/null; done
 # One --prepare per command: hyperfine runs a single --prepare before every
 # command, which made the plain `env` detect on every run too (the 6.8 ms of
 # an earlier run: env-detecting's figure, not env's).
+# Timed as installed: the packages strip the binary (CPACK_STRIP_FILES), and
+# a RelWithDebInfo build's 250 MB of debug information cost ~0.3-0.5 ms per
+# start on the build machine (perf stat, 2026-12-03). BENCH_STRIP=0: as built.
+timed=$CUDAENV
+if [ "${BENCH_STRIP:-1}" = 1 ]; then
+  timed=$work/bin/cudaenv
+  mkdir -p "$work/bin"
+  strip -o "$timed" "$CUDAENV"
+fi
+
+# One --prepare per command: hyperfine runs a single --prepare before every
+# command, which made the plain `env` detect on every run too (the 6.8 ms of
+# an earlier run: env-detecting's figure, not env's).
 hyperfine -N --warmup 20 --runs "$RUNS" --export-json "$RESULTS/switch.json" \
   --prepare true --prepare true --prepare true --prepare "rm -f $CUDAENV_ROOT/cache/detected.txt" \
   -n true /bin/true \
-  -n version "$CUDAENV --version" \
-  -n env "$CUDAENV env $spec --shell bash" \
-  -n env-detecting "$CUDAENV env $spec --shell bash" \
+  -n version "$timed --version" \
+  -n env "$timed env $spec --shell bash" \
+  -n env-detecting "$timed env $spec --shell bash" \
   >"$RESULTS/switch.txt"
 
+echo "cudaenv timed: $timed ($( [ "$timed" = "$CUDAENV" ] && echo as built || echo stripped copy of $CUDAENV))"
 python3 - "$RESULTS/switch.json" "$pairs" "$FILES" <<'PY'
 import json, os, platform, sys
 runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
