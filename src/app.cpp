@@ -1,13 +1,16 @@
 #include "app.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "commands/context.hpp"
+#include "core/spec.hpp"
 #include "cudaenv_version.hpp"
 #include "platform/platform.hpp"
+#include "shell/commands.hpp"
 #include "util/error.hpp"
 
 namespace cudaenv {
@@ -20,19 +23,94 @@ void print_error(const std::string& message, const std::string& hint) {
 }
 
 void setup_logging(const std::string& level) {
-    auto logger = spdlog::stderr_logger_st("cudaenv");
+    // Made directly (not through spdlog's registry, which refuses a second
+    // logger of one name: run_app can run twice in one process in tests).
+    auto logger = std::make_shared<spdlog::logger>("cudaenv", std::make_shared<spdlog::sinks::stderr_sink_st>());
     logger->set_pattern("cudaenv: %l: %v");
     spdlog::set_default_logger(logger);
     spdlog::set_level(spdlog::level::from_str(level));
 }
 
+bool global_flag(const std::string& a) {
+    return a == "-v" || a == "--verbose" || a == "--version" || a.starts_with("--log-level=");
+}
+
+// Where the command's name is in argv: after global flags only. 0 when there
+// is none, or an option CLI11 must see first (--help, an unknown option).
+size_t command_position(const std::vector<std::string>& args) {
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--log-level") ++i;
+        else if (!global_flag(args[i])) return args[i].starts_with("-") ? 0 : i;
+    }
+    return 0;
+}
+
+// What argv needs set up: the one command it names; nothing for --version
+// alone; otherwise every command (--help lists them, errors name them).
+struct Needed {
+    bool all = true;
+    const CommandRegistration* command = nullptr;
+};
+
+Needed needed(const std::vector<std::string>& args, std::span<const CommandRegistration> commands) {
+    auto at = command_position(args);
+    if (at == 0) {
+        bool version = std::find(args.begin(), args.end(), "--version") != args.end();
+        bool only_flags = std::all_of(args.begin() + 1, args.end(), [&](const std::string& a) {
+            return global_flag(a) || a == "--log-level";  // its value is checked by CLI11 with all set up
+        });
+        return {!(version && only_flags), nullptr};
+    }
+    for (const auto& c : commands)
+        if (c.name == args[at] && !c.needs_all) return {false, &c};
+    return {};
+}
+
+// CLI11 takes some words as its own syntax wherever they stand: `++` ends a
+// subcommand, `--` ends the options, `-x` is an option. No spec looks like
+// that, so the word a command would take as its spec is checked here:
+// otherwise the command runs as if given none (`global ++` printed the
+// default). Stops at the first plain word (CLI11 passes it on as it is).
+void check_spec_word(const CLI::App& cmd, const std::vector<std::string>& args, size_t at) {
+    auto option = [&](const std::string& name) {
+        const auto* o = cmd.get_option_no_throw(name);
+        return o ? o : cmd.get_parent()->get_option_no_throw(name);  // global flags fall through
+    };
+    for (size_t i = at + 1; i < args.size(); ++i) {
+        const auto& a = args[i];
+        if (a == "--") {
+            if (i + 1 == args.size()) Spec::parse_or_throw(a);
+            return;  // a separator: what follows is positional, `++` included
+        }
+        if (a == "++") Spec::parse_or_throw(a);
+        if (!a.starts_with("-") || a.size() == 1) return;
+        bool is_long = a.starts_with("--");
+        auto name = is_long ? a.substr(0, a.find('=')) : a.substr(0, 2);  // -fq: -f then -q
+        const auto* o = option(name);
+        if (!o) Spec::parse_or_throw(a);
+        bool inline_value = is_long ? name.size() < a.size() : a.size() > 2;
+        bool takes_value = std::min(o->get_type_size_min(), o->get_items_expected_min()) > 0;  // as CLI11 reads it
+        if (takes_value && !inline_value) ++i;
+    }
+}
+
+void register_commands(CLI::App& app, Context& ctx, std::span<const CommandRegistration> commands) {
+    for (size_t i = 0; i < commands.size(); ++i) {
+        bool done = false;  // `use` and `shell` share one function
+        for (size_t j = 0; j < i; ++j) done = done || commands[j].add == commands[i].add;
+        if (!done) commands[i].add(app, ctx);
+    }
+}
+
 }  // namespace
 
-int run_app(int argc, char** argv, CommandSet register_commands) {
+int run_app(int argc, char** argv, std::span<const CommandRegistration> commands) {
     platform::init_console();
     auto args = platform::utf8_args(argc, argv);
-    if (args.size() > 2 && args[1] == "trace" && args[2].starts_with("-") && args[2] != "--help" && args[2] != "-h")
-        args.insert(args.begin() + 2, ":active");  // a positional: see commands/trace.cpp
+    if (auto at = command_position(args); at && args[at] == "trace" && at + 1 < args.size() &&
+                                          args[at + 1].starts_with("-") && args[at + 1] != "--help" &&
+                                          args[at + 1] != "-h")
+        args.insert(args.begin() + static_cast<std::ptrdiff_t>(at) + 1, ":active");  // a positional: see commands/trace.cpp
     std::vector<const char*> cargs;
     for (const auto& a : args) cargs.push_back(a.c_str());
 
@@ -47,9 +125,12 @@ int run_app(int argc, char** argv, CommandSet register_commands) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     app.footer("Docs: README.md and docs/ in the cudaenv sources. Store: $CUDAENV_ROOT.");
 
+    // Setting up every command and its options is most of a start (about
+    // 1.2 M instructions for 26 commands): set up only the one asked for.
     Context ctx;
-    register_commands(app, ctx);
-
+    auto need = needed(args, commands);
+    if (need.all) register_commands(app, ctx, commands);
+    else if (need.command) need.command->add(app, ctx);
     app.parse_complete_callback([&] {
         if (auto env_level = platform::get_env("CUDAENV_LOG"); env_level && log_level == "warn") log_level = *env_level;
         setup_logging(verbose ? "debug" : log_level);
@@ -59,6 +140,8 @@ int run_app(int argc, char** argv, CommandSet register_commands) {
     // version text must go to stderr there.
     bool eval_mode = platform::get_env("CUDAENV_SHELL").has_value();
     try {
+        if (auto at = command_position(args); at && command_takes(args[at], CommandArg::spec))
+            check_spec_word(*app.get_subcommand(args[at]), args, at);
         app.parse(static_cast<int>(cargs.size()), cargs.data());
     } catch (const CLI::Success& e) {  // --help, --version
         return app.exit(e, eval_mode ? std::cerr : std::cout, std::cerr);
@@ -80,31 +163,42 @@ int run_app(int argc, char** argv, CommandSet register_commands) {
     return ctx.exit_code;
 }
 
-void register_all_commands(CLI::App& app, Context& ctx) {
-    register_list(app, ctx);
-    register_current(app, ctx);
-    register_use(app, ctx);
-    register_deactivate(app, ctx);
-    register_local(app, ctx);
-    register_global(app, ctx);
-    register_env(app, ctx);
-    register_init(app, ctx);
-    register_exec(app, ctx);
-    register_which(app, ctx);
-    register_add(app, ctx);
-    register_discover(app, ctx);
-    register_pair(app, ctx);
-    register_completions(app, ctx);
-    register_hook_env(app, ctx);
-    register_rehash(app, ctx);
-    register_setup(app, ctx);
-    register_install_forward(app, ctx);
-    register_uninstall(app, ctx);
-    register_check(app, ctx);
-    register_doctor(app, ctx);
-    register_export(app, ctx);
-    register_kernel(app, ctx);
-    register_trace(app, ctx);
-}
+namespace {
+
+// --help's order. `completions` prints every command's name, so it gets them all.
+constexpr CommandRegistration commands[] = {
+    {"list", register_list},
+    {"current", register_current},
+    {"use", register_use},
+    {"shell", register_use},
+    {"deactivate", register_deactivate},
+    {"local", register_local},
+    {"global", register_global},
+    {"env", register_env},
+    {"init", register_init},
+    {"exec", register_exec},
+    {"which", register_which},
+    {"add", register_add},
+    {"discover", register_discover},
+    {"pair", register_pair},
+    {"completions", register_completions, true},
+    {"hook-env", register_hook_env},
+    {"rehash", register_rehash},
+    {"setup", register_setup},
+    {"install", register_install_forward},
+    {"uninstall", register_uninstall},
+    {"check", register_check},
+    {"__probe", register_check},
+    {"doctor", register_doctor},
+    {"export", register_export},
+    {"kernel", register_kernel},
+    {"trace", register_trace},
+};
+
+}  // namespace
+
+std::span<const CommandRegistration> all_commands() { return commands; }
+
+void register_all_commands(CLI::App& app, Context& ctx) { register_commands(app, ctx, commands); }
 
 }  // namespace cudaenv

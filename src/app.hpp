@@ -1,4 +1,7 @@
 #pragma once
+#include <span>
+#include <string_view>
+
 namespace CLI {
 class App;
 }
@@ -6,13 +9,24 @@ class App;
 namespace cudaenv {
 
 class Context;
-using CommandSet = void (*)(CLI::App&, Context&);
 
-// Parses the command line with the commands `register_commands` adds, runs
-// one, prints any error once, and returns the exit status.
-int run_app(int argc, char** argv, CommandSet register_commands);
+// A command name as typed and the function that adds it to the CLI (one
+// function may add several names: `use` and `shell`, `check` and `__probe`).
+struct CommandRegistration {
+    std::string_view name;
+    void (*add)(CLI::App&, Context&);
+    // It reads the whole command list (completions): registering it alone is not enough.
+    bool needs_all = false;
+};
 
-// Every command of the cudaenv executable.
+// Parses the command line, runs one command, prints any error once, and
+// returns the exit status. Only the command argv names is set up, unless
+// the whole command list is needed (--help, no or an unknown command).
+int run_app(int argc, char** argv, std::span<const CommandRegistration> commands);
+
+// Every command of the cudaenv executable, in --help's order; the names are
+// those of the command table (src/shell/commands.cpp).
+std::span<const CommandRegistration> all_commands();
 void register_all_commands(CLI::App& app, Context& ctx);
 
 }  // namespace cudaenv

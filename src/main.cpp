@@ -1,3 +1,6 @@
 #include "app.hpp"
+#include "platform/exit.hpp"
 
-int main(int argc, char** argv) { return cudaenv::run_app(argc, argv, cudaenv::register_all_commands); }
+int main(int argc, char** argv) {
+    cudaenv::platform::exit_process(cudaenv::run_app(argc, argv, cudaenv::all_commands()));
+}

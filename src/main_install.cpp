@@ -7,5 +7,6 @@
 #include "commands/context.hpp"
 
 int main(int argc, char** argv) {
-    return cudaenv::run_app(argc, argv, [](CLI::App& app, cudaenv::Context& ctx) { cudaenv::register_install(app, ctx); });
+    static constexpr cudaenv::CommandRegistration install[] = {{"install", cudaenv::register_install}};
+    return cudaenv::run_app(argc, argv, install);
 }

@@ -1,10 +1,12 @@
 #include "platform/platform.hpp"
+#include "platform/exit.hpp"
 #include "platform/stamp.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -20,6 +22,13 @@ namespace cudaenv::platform {
 std::vector<std::string> utf8_args(int argc, char** argv) { return {argv, argv + argc}; }
 
 void init_console() {}
+
+void exit_process(int status) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(status);
+}
 
 std::optional<std::string> get_env(const std::string& name) {
     const char* v = std::getenv(name.c_str());

@@ -1,4 +1,5 @@
 #include "platform/platform.hpp"
+#include "platform/exit.hpp"
 #include "platform/stamp.hpp"
 
 #include <windows.h>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cwctype>
 #include <iostream>
 
@@ -59,6 +61,8 @@ void init_console() {
     SetConsoleCP(CP_UTF8);
     std::atexit(restore_console);
 }
+
+void exit_process(int status) { std::exit(status); }  // runs restore_console
 
 std::optional<std::string> get_env(const std::string& name) {
     auto wname = widen(name);

@@ -25,6 +25,15 @@ constexpr CommandInfo table[] = {
     {"trace", false, false, spec, false},
     {"hook-env", false, false, CommandArg::none, true},
     {"__probe", false, false, CommandArg::none, true},  // the child `check` starts per pair
+    {"list", false, false, CommandArg::none, false},
+    {"current", false, false, CommandArg::none, false},
+    {"which", false, false, CommandArg::none, false},
+    {"rehash", false, false, CommandArg::none, false},
+    {"setup", false, false, CommandArg::none, false},
+    {"install", false, false, CommandArg::none, false},
+    {"doctor", false, false, CommandArg::none, false},
+    {"export", false, false, CommandArg::none, false},
+    {"kernel", false, false, CommandArg::none, false},
 };
 
 }  // namespace
@@ -41,6 +50,12 @@ std::vector<std::string> commands_where(bool (*pred)(const CommandInfo&)) {
 bool command_hidden(std::string_view name) {
     for (const auto& c : table)
         if (c.name == name) return c.hidden;
+    return false;
+}
+
+bool command_takes(std::string_view name, CommandArg arg) {
+    for (const auto& c : table)
+        if (c.name == name) return c.arg == arg;
     return false;
 }
 

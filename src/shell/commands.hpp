@@ -2,7 +2,8 @@
 // What the shell integrations need to know about cudaenv's commands, written
 // once: the init scripts, the session shims and the completions of every
 // shell are generated from this table (shell/*/ use @EVAL_COMMANDS@, ...).
-// A command that is not listed has none of these properties.
+// Every command is listed (src/app.cpp binds each name to its register_*
+// function; a unit test keeps the two in step).
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,5 +31,7 @@ std::span<const CommandInfo> command_table();
 // The names of the listed commands for which `pred` holds, in table order.
 std::vector<std::string> commands_where(bool (*pred)(const CommandInfo&));
 bool command_hidden(std::string_view name);
+// What a command's first argument is (none for a name not in the table).
+bool command_takes(std::string_view name, CommandArg arg);
 
 }  // namespace cudaenv
