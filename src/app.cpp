@@ -106,7 +106,10 @@ void register_commands(CLI::App& app, Context& ctx, std::span<const CommandRegis
 
 int run_app(int argc, char** argv, std::span<const CommandRegistration> commands) {
     platform::init_console();
-    auto args = platform::utf8_args(argc, argv);
+    return run_app(platform::utf8_args(argc, argv), commands);
+}
+
+int run_app(std::vector<std::string> args, std::span<const CommandRegistration> commands) {
     if (auto at = command_position(args); at && args[at] == "trace" && at + 1 < args.size() &&
                                           args[at + 1].starts_with("-") && args[at + 1] != "--help" &&
                                           args[at + 1] != "-h")

@@ -1,5 +1,7 @@
 #pragma once
 #include <span>
+#include <string>
+#include <vector>
 #include <string_view>
 
 namespace CLI {
@@ -23,6 +25,9 @@ struct CommandRegistration {
 // returns the exit status. Only the command argv names is set up, unless
 // the whole command list is needed (--help, no or an unknown command).
 int run_app(int argc, char** argv, std::span<const CommandRegistration> commands);
+// The same with the command line already in UTF-8, args[0] the program (on
+// Windows the first form reads the process's own command line, not argv).
+int run_app(std::vector<std::string> args, std::span<const CommandRegistration> commands);
 
 // Every command of the cudaenv executable, in --help's order; the names are
 // those of the command table (src/shell/commands.cpp).

@@ -31,13 +31,11 @@ Run run(std::vector<std::string> args) {
     auto old_root = platform::get_env("CUDAENV_ROOT");
     platform::set_env("CUDAENV_ROOT", fsx::to_utf8(store.path()));
     args.insert(args.begin(), "cudaenv");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
     std::ostringstream out, err;
     auto* old_out = std::cout.rdbuf(out.rdbuf());
     auto* old_err = std::cerr.rdbuf(err.rdbuf());
     Run r;
-    r.status = run_app(static_cast<int>(argv.size()), argv.data(), all_commands());
+    r.status = run_app(args, all_commands());
     std::cout.rdbuf(old_out);
     std::cerr.rdbuf(old_err);
     old_root ? platform::set_env("CUDAENV_ROOT", *old_root) : platform::unset_env("CUDAENV_ROOT");

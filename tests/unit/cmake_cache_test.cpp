@@ -65,9 +65,10 @@ TEST_CASE("stale_cmake_caches") {
         REQUIRE(s.size() == 1);
         CHECK(s[0].file == proj / "build" / "CMakeCache.txt");
         CHECK(s[0].variable == "CMAKE_CUDA_COMPILER");
-        CHECK(describe(s[0], proj) ==
-              "build/CMakeCache.txt was configured for another toolkit (CMAKE_CUDA_COMPILER=" +
-                  (tk118 / "bin" / "nvcc").string() + ")");
+        // The file relative to the project in this OS's form; the value as the cache holds it.
+        CHECK(describe(s[0], proj) == (fs::path("build") / "CMakeCache.txt").string() +
+                                          " was configured for another toolkit (CMAKE_CUDA_COMPILER=" +
+                                          tk118.string() + "/bin/nvcc)");
         CHECK(stale_cache_fix(s[0], proj).find("cmake --fresh -S <source> -B build") != std::string::npos);
     }
     SUBCASE("the 11.8 pair: build-release/ is stale") {
@@ -81,7 +82,7 @@ TEST_CASE("stale_cmake_caches") {
     }
     SUBCASE("a link to the pair's folder is the pair") {
         fs::create_directories(tk126);
-        fs::create_symlink(tk126, t / "cuda");
+        if (!testsupport::symlink(tk126, t / "cuda")) return;
         write(proj / "build" / "CMakeCache.txt", cmake_cache((t / "cuda").string()));
         CHECK(stale_cmake_caches(proj, tk126, style).empty());
     }

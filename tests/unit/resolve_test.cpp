@@ -207,7 +207,7 @@ TEST_CASE("errors quote no more than a short clean prefix of a version file") {
     SUBCASE("a .cudaenv linked to another file quotes nothing of it") {
         write(tmp / "secrets.env", "SECRET_TOKEN=abcdef\n");
         fs::create_directories(tmp / "repo");
-        fs::create_symlink(tmp / "secrets.env", tmp / "repo" / ".cudaenv");
+        if (!testsupport::symlink(tmp / "secrets.env", tmp / "repo" / ".cudaenv")) return;
         auto msg = error_of([&] { find_version_file(tmp / "repo"); });
         CHECK(contains(msg, "not a spec"));
         CHECK_FALSE(contains(msg, "SECRET"));

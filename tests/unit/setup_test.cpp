@@ -383,12 +383,15 @@ TEST_CASE("judge_execution_policy") {
 }
 
 #include "platform/install_dirs.hpp"
+#include "platform/platform.hpp"
 #include "test_support.hpp"
 
 TEST_CASE("private_lib_dir_for: <prefix>/lib/cudaenv from the executable") {
     testsupport::TempDir t("libdir");
     auto exe = t / "prefix" / "bin" / "cudaenv";
-    CHECK(platform::private_lib_dir_for(exe) == (t / "prefix" / "lib" / "cudaenv").lexically_normal());
+    // Installed: GNUInstallDirs' <prefix>/lib/cudaenv; the Windows zip is flat (lib/cudaenv beside the programs).
+    const auto installed = platform::is_windows ? t / "prefix" / "bin" / "lib" / "cudaenv" : t / "prefix" / "lib" / "cudaenv";
+    CHECK(platform::private_lib_dir_for(exe) == installed.lexically_normal());
     // A build tree (and the flat Windows zip): lib/cudaenv beside the program.
     std::filesystem::create_directories(t / "build" / "lib" / "cudaenv");
     CHECK(platform::private_lib_dir_for(t / "build" / "cudaenv") == (t / "build" / "lib" / "cudaenv").lexically_normal());

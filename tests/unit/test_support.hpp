@@ -45,6 +45,14 @@ inline void write(const fs::path& p, std::string_view content = {}) {
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
 }
 
+// A symbolic link, where this system can make one: false under Wine (and on
+// Windows without the privilege), where a test of links has nothing to test.
+inline bool symlink(const fs::path& target, const fs::path& link) {
+    std::error_code ec;
+    fs::create_symlink(target, link, ec);
+    return !ec;
+}
+
 inline std::string read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

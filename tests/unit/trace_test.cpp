@@ -61,8 +61,8 @@ TEST_CASE("origin: pair, other pair, pip wheel, torch, conda, driver, other") {
     CHECK(c.classify(mk("else/libcudart.so.12")).kind == origin::Kind::other);
     // A link inside the pair to a file elsewhere is not the pair's.
     std::filesystem::create_directories(t.path() / "cuda");
-    std::filesystem::create_symlink(t.path() / "else/libcudart.so.12", t.path() / "cuda/libcudart.so.12");
-    CHECK(c.classify(t.path() / "cuda/libcudart.so.12").kind == origin::Kind::other);
+    if (testsupport::symlink(t.path() / "else/libcudart.so.12", t.path() / "cuda/libcudart.so.12"))
+        CHECK(c.classify(t.path() / "cuda/libcudart.so.12").kind == origin::Kind::other);
 }
 
 TEST_CASE("origin: family from the file name") {
