@@ -1,5 +1,6 @@
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "platform/win_cmdline.hpp"
 
 #include <windows.h>
 #include <shellapi.h>
@@ -130,29 +131,6 @@ std::vector<fs::path> system_library_dirs() {
 bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
 bool stderr_is_terminal() { return _isatty(_fileno(stderr)) != 0; }
 
-// Quotes one argument the way CommandLineToArgvW / the MSVC runtime read it.
-static std::wstring quote_arg(const std::wstring& arg) {
-    if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
-    std::wstring out = L"\"";
-    size_t backslashes = 0;
-    for (wchar_t c : arg) {
-        if (c == L'\\') {
-            ++backslashes;
-        } else if (c == L'"') {
-            out.append(backslashes * 2 + 1, L'\\');
-            out += c;
-            backslashes = 0;
-        } else {
-            out.append(backslashes, L'\\');
-            out += c;
-            backslashes = 0;
-        }
-    }
-    out.append(backslashes * 2, L'\\');
-    out += L'"';
-    return out;
-}
-
 namespace {
 
 // Windows compares variable names as if upper-cased (ordinal), and wants the
@@ -178,24 +156,13 @@ std::optional<std::wstring> find_program(const std::wstring& name, const std::ws
 }  // namespace
 
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
-    std::wstring cmdline;
-    for (const auto& a : argv) {
-        if (!cmdline.empty()) cmdline += L' ';
-        cmdline += quote_arg(widen(a));
-    }
+    std::vector<std::wstring> wargv;
+    for (const auto& a : argv) wargv.push_back(widen(a));
+    std::wstring cmdline = windows_command_line(wargv);
     std::vector<std::pair<std::wstring, std::wstring>> wenv;
     for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
-    std::stable_sort(wenv.begin(), wenv.end(),
-                     [](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
-    std::wstring block;
     std::wstring path;
-    for (const auto& [k, v] : wenv) {
-        block += k + L"=" + v;
-        block += L'\0';
-        if (upper(k) == L"PATH") path = v;
-    }
-    if (wenv.empty()) block += L'\0';
-    block += L'\0';
+    std::wstring block = windows_env_block(std::move(wenv), upper, &path);
     auto program = find_program(widen(argv.at(0)), path);
     if (!program) {
         std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 
+#include "platform/win_cmdline.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -27,25 +28,6 @@ namespace {
 
 std::wstring widen(const std::string& s) { return fsx::from_utf8(s).wstring(); }
 std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
-
-std::wstring quote_arg(const std::wstring& a) {
-    if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos) return a;
-    std::wstring out = L"\"";
-    size_t backslashes = 0;
-    for (wchar_t c : a) {
-        if (c == L'\\') {
-            ++backslashes;
-            continue;
-        }
-        if (c == L'"') out.append(backslashes * 2 + 1, L'\\');
-        else out.append(backslashes, L'\\');
-        backslashes = 0;
-        out += c;
-    }
-    out.append(backslashes * 2, L'\\');
-    out += L'"';
-    return out;
-}
 
 std::wstring upper(std::wstring s) {
     CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
@@ -130,23 +112,13 @@ std::vector<std::filesystem::path> audit_library_candidates() { return {}; }
 
 TraceRun trace_command(const std::vector<std::string>& argv,
                        const std::vector<std::pair<std::string, std::string>>& env) {
-    std::wstring cmdline;
-    for (const auto& a : argv) {
-        if (!cmdline.empty()) cmdline += L' ';
-        cmdline += quote_arg(widen(a));
-    }
+    std::vector<std::wstring> wargv;
+    for (const auto& a : argv) wargv.push_back(widen(a));
+    std::wstring cmdline = windows_command_line(wargv);
     std::vector<std::pair<std::wstring, std::wstring>> wenv;
     for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
-    std::stable_sort(wenv.begin(), wenv.end(),
-                     [](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
-    std::wstring block, path;
-    for (const auto& [k, v] : wenv) {
-        block += k + L"=" + v;
-        block += L'\0';
-        if (upper(k) == L"PATH") path = v;
-    }
-    if (wenv.empty()) block += L'\0';
-    block += L'\0';
+    std::wstring path;
+    std::wstring block = windows_env_block(std::move(wenv), upper, &path);
     auto program = argv.empty() ? std::nullopt : find_program(widen(argv[0]), path);
     if (!program) throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
 
