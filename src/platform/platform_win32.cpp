@@ -1,5 +1,6 @@
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "platform/win32.hpp"
 #include "platform/win_cmdline.hpp"
 
 #include <windows.h>
@@ -131,19 +132,14 @@ std::vector<fs::path> system_library_dirs() {
 bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
 bool stderr_is_terminal() { return _isatty(_fileno(stderr)) != 0; }
 
-namespace {
+namespace win32 {
 
-// Windows compares variable names as if upper-cased (ordinal), and wants the
-// environment block sorted that way.
 std::wstring upper(std::wstring s) {
     CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
     return s;
 }
 
-// argv[0] searched on `path` (the child's PATH, not ours) with .exe or .com
-// appended when it has no extension; a name with a folder in it is taken as it is.
-std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
-    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
+std::optional<std::wstring> search_program(const std::wstring& name, const std::wstring& path) {
     std::vector<wchar_t> found(32768);
     for (const wchar_t* ext : {L".exe", L".com"}) {
         DWORD n = SearchPathW(path.empty() ? L"." : path.c_str(), name.c_str(), ext, static_cast<DWORD>(found.size()),
@@ -151,6 +147,17 @@ std::optional<std::wstring> find_program(const std::wstring& name, const std::ws
         if (n > 0 && n < found.size()) return std::wstring(found.data(), n);
     }
     return std::nullopt;
+}
+
+}  // namespace win32
+
+namespace {
+
+// argv[0] searched on `path` (the child's PATH, not ours); a name with a
+// folder in it is taken as it is.
+std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
+    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
+    return win32::search_program(name, path);
 }
 
 }  // namespace
@@ -162,7 +169,7 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     std::vector<std::pair<std::wstring, std::wstring>> wenv;
     for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
     std::wstring path;
-    std::wstring block = windows_env_block(std::move(wenv), upper, &path);
+    std::wstring block = windows_env_block(std::move(wenv), win32::upper, &path);
     auto program = find_program(widen(argv.at(0)), path);
     if (!program) {
         std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";

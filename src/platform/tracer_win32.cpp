@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 
+#include "platform/win32.hpp"
 #include "platform/win_cmdline.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -29,21 +30,10 @@ namespace {
 std::wstring widen(const std::string& s) { return fsx::from_utf8(s).wstring(); }
 std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
 
-std::wstring upper(std::wstring s) {
-    CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
-    return s;
-}
-
 std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
     if (name.find_first_of(L"\\/:") != std::wstring::npos)
         return GetFileAttributesW(name.c_str()) == INVALID_FILE_ATTRIBUTES ? std::nullopt : std::optional(name);
-    std::vector<wchar_t> found(32768);
-    for (const wchar_t* ext : {L".exe", L".com"}) {
-        DWORD n = SearchPathW(path.empty() ? L"." : path.c_str(), name.c_str(), ext, static_cast<DWORD>(found.size()),
-                              found.data(), nullptr);
-        if (n > 0 && n < found.size()) return std::wstring(found.data(), n);
-    }
-    return std::nullopt;
+    return win32::search_program(name, path);
 }
 
 // The file's path without the \\?\ prefix GetFinalPathNameByHandleW adds.
@@ -118,7 +108,7 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     std::vector<std::pair<std::wstring, std::wstring>> wenv;
     for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
     std::wstring path;
-    std::wstring block = windows_env_block(std::move(wenv), upper, &path);
+    std::wstring block = windows_env_block(std::move(wenv), win32::upper, &path);
     auto program = argv.empty() ? std::nullopt : find_program(widen(argv[0]), path);
     if (!program) throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
 
