@@ -72,11 +72,9 @@ ProcessResult run_process(const std::vector<std::string>& argv,
         r.error = "command not found: " + (argv.empty() ? std::string() : argv[0]);
         return r;
     }
-    std::wstring cmdline;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        if (i) cmdline += L' ';
-        cmdline += quote_windows_arg(wide(i == 0 ? *program : argv[i]));
-    }
+    auto args = argv;
+    args[0] = *program;
+    std::wstring cmdline = windows_command_line(args);
     std::wstring block;
     for (const auto& [k, v] : env) block += wide(k) + L"=" + wide(v) + L'\0';
     block += L'\0';

@@ -102,13 +102,8 @@ std::vector<std::filesystem::path> audit_library_candidates() { return {}; }
 
 TraceRun trace_command(const std::vector<std::string>& argv,
                        const std::vector<std::pair<std::string, std::string>>& env) {
-    std::vector<std::wstring> wargv;
-    for (const auto& a : argv) wargv.push_back(widen(a));
-    std::wstring cmdline = windows_command_line(wargv);
-    std::vector<std::pair<std::wstring, std::wstring>> wenv;
-    for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
-    std::wstring path;
-    std::wstring block = windows_env_block(std::move(wenv), win32::upper, &path);
+    std::wstring cmdline = windows_command_line(argv), path;
+    std::wstring block = windows_env_block(env, win32::upper, &path);
     auto program = argv.empty() ? std::nullopt : find_program(widen(argv[0]), path);
     if (!program) throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
 

@@ -2,7 +2,15 @@
 
 #include <algorithm>
 
+#include "util/fs.hpp"
+
 namespace cudaenv::platform {
+
+namespace {
+
+std::wstring wide(const std::string& s) { return fsx::from_utf8(s).wstring(); }
+
+}  // namespace
 
 std::wstring quote_windows_arg(const std::wstring& arg) {
     if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
@@ -25,17 +33,19 @@ std::wstring quote_windows_arg(const std::wstring& arg) {
     return out;
 }
 
-std::wstring windows_command_line(const std::vector<std::wstring>& argv) {
+std::wstring windows_command_line(const std::vector<std::string>& argv) {
     std::wstring cmdline;
     for (const auto& a : argv) {
         if (!cmdline.empty()) cmdline += L' ';
-        cmdline += quote_windows_arg(a);
+        cmdline += quote_windows_arg(wide(a));
     }
     return cmdline;
 }
 
-std::wstring windows_env_block(std::vector<std::pair<std::wstring, std::wstring>> env,
+std::wstring windows_env_block(const std::vector<std::pair<std::string, std::string>>& utf8_env,
                                std::wstring (*upper)(std::wstring), std::wstring* path) {
+    std::vector<std::pair<std::wstring, std::wstring>> env;
+    for (const auto& [k, v] : utf8_env) env.emplace_back(wide(k), wide(v));
     std::stable_sort(env.begin(), env.end(),
                      [upper](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
     std::wstring block;

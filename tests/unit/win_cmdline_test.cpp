@@ -33,12 +33,12 @@ TEST_CASE("quote_windows_arg: what CommandLineToArgvW reads back unchanged") {
 
 TEST_CASE("windows_command_line: quoted arguments joined by spaces") {
     CHECK(windows_command_line({}) == L"");
-    CHECK(windows_command_line({L"C:\\a b\\nvcc.exe", L"--version", L""}) == L"\"C:\\a b\\nvcc.exe\" --version \"\"");
+    CHECK(windows_command_line({"C:\\a b\\nvcc.exe", "--version", ""}) == L"\"C:\\a b\\nvcc.exe\" --version \"\"");
 }
 
 TEST_CASE("windows_env_block: sorted by upper-cased name, NUL-ended, PATH in any case") {
     std::wstring path = L"stale";
-    auto block = windows_env_block({{L"b", L"2"}, {L"Path", L"C:\\x;C:\\y"}, {L"A", L"1"}}, ascii_upper, &path);
+    auto block = windows_env_block({{"b", "2"}, {"Path", "C:\\x;C:\\y"}, {"A", "1"}}, ascii_upper, &path);
     CHECK(block == std::wstring(L"A=1\0b=2\0Path=C:\\x;C:\\y\0\0", 24));
     CHECK(path == L"C:\\x;C:\\y");
     SUBCASE("an empty environment is two NULs, and no PATH") {
@@ -46,6 +46,6 @@ TEST_CASE("windows_env_block: sorted by upper-cased name, NUL-ended, PATH in any
         CHECK(path.empty());
     }
     SUBCASE("names that compare equal keep their order") {
-        CHECK(windows_env_block({{L"x", L"1"}, {L"X", L"2"}}, ascii_upper) == std::wstring(L"x=1\0X=2\0\0", 9));
+        CHECK(windows_env_block({{"x", "1"}, {"X", "2"}}, ascii_upper) == std::wstring(L"x=1\0X=2\0\0", 9));
     }
 }
