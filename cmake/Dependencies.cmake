@@ -18,22 +18,28 @@ find_package(CURL REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(Threads REQUIRED)
 
-# toml++, spdlog and fmt are used header-only: `use`, every tool shim call and
-# prompt hooks start cudaenv, and each shared library adds to that start-up.
+# toml++, spdlog and fmt are not linked as shared libraries: `use`, every tool
+# shim call and prompt hooks start cudaenv, and each shared library adds to that
+# start-up. toml++ is built in its compiled mode instead of header-only: its
+# parser and formatter are compiled once, in src/util/toml_impl.cpp, not in
+# every file that reads a TOML file (docs/build.md).
 get_target_property(CUDAENV_TOML_INCLUDE tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
 add_library(cudaenv_toml INTERFACE)
 target_include_directories(cudaenv_toml SYSTEM INTERFACE ${CUDAENV_TOML_INCLUDE})
-target_compile_definitions(cudaenv_toml INTERFACE TOML_HEADER_ONLY=1)
+target_compile_definitions(cudaenv_toml INTERFACE TOML_HEADER_ONLY=0)
+# spdlog and fmt likewise: their headers only, in compiled mode, with their
+# implementations compiled once in src/util/spdlog_impl.cpp.
 find_package(fmt CONFIG REQUIRED)
-if(TARGET spdlog::spdlog_header_only AND TARGET fmt::fmt-header-only)
-  set(CUDAENV_SPDLOG spdlog::spdlog_header_only fmt::fmt-header-only)
-else()
-  set(CUDAENV_SPDLOG spdlog::spdlog)
-endif()
+add_library(cudaenv_spdlog INTERFACE)
+foreach(_t spdlog::spdlog fmt::fmt)
+  get_target_property(_inc ${_t} INTERFACE_INCLUDE_DIRECTORIES)
+  target_include_directories(cudaenv_spdlog SYSTEM INTERFACE ${_inc})
+endforeach()
+target_compile_definitions(cudaenv_spdlog INTERFACE SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
 
 add_library(cudaenv_deps INTERFACE)
 target_link_libraries(cudaenv_deps INTERFACE
-  CLI11::CLI11 cudaenv_toml ${CUDAENV_SPDLOG} nlohmann_json::nlohmann_json
+  CLI11::CLI11 cudaenv_toml cudaenv_spdlog nlohmann_json::nlohmann_json
   LibArchive::LibArchive LibLZMA::LibLZMA CURL::libcurl OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS})
 if(WIN32)
   target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)

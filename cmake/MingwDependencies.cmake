@@ -60,12 +60,14 @@ foreach(_name CLI11::CLI11 nlohmann_json::nlohmann_json doctest::doctest)
 endforeach()
 add_library(cudaenv_mingw_toml INTERFACE)
 target_link_libraries(cudaenv_mingw_toml INTERFACE cudaenv_mingw_headers)
-target_compile_definitions(cudaenv_mingw_toml INTERFACE TOML_HEADER_ONLY=1)
+# Compiled once in src/util/toml_impl.cpp, as in the native build (cmake/Dependencies.cmake).
+target_compile_definitions(cudaenv_mingw_toml INTERFACE TOML_HEADER_ONLY=0)
 add_library(tomlplusplus::tomlplusplus ALIAS cudaenv_mingw_toml)
-# spdlog header-only over header-only fmt (Debian's tweakme.h already says SPDLOG_FMT_EXTERNAL).
+# spdlog over fmt in compiled mode, both compiled once in src/util/spdlog_impl.cpp
+# as in the native build (Debian's tweakme.h already says SPDLOG_FMT_EXTERNAL).
 add_library(cudaenv_mingw_spdlog INTERFACE)
 target_link_libraries(cudaenv_mingw_spdlog INTERFACE cudaenv_mingw_headers)
-target_compile_definitions(cudaenv_mingw_spdlog INTERFACE SPDLOG_HEADER_ONLY SPDLOG_FMT_EXTERNAL FMT_HEADER_ONLY)
+target_compile_definitions(cudaenv_mingw_spdlog INTERFACE SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
 add_library(spdlog::spdlog ALIAS cudaenv_mingw_spdlog)
 
 find_package(Threads REQUIRED)

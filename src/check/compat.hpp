@@ -22,6 +22,10 @@ struct VersionRange {
 struct CudaFamily {
     int major = 0;
     std::string minor_compat_driver_linux, minor_compat_driver_windows;
+    // The floor for that OS's driver ("" where the table leaves it out).
+    const std::string& minor_compat_driver(bool windows) const {
+        return windows ? minor_compat_driver_windows : minor_compat_driver_linux;
+    }
     Version cc_min;
     bool cc_unconfirmed = false;
     std::string source;
@@ -30,6 +34,7 @@ struct CudaFamily {
 struct CudaRelease {
     Version version;
     std::string min_driver_linux, min_driver_windows;
+    const std::string& min_driver(bool windows) const { return windows ? min_driver_windows : min_driver_linux; }
     bool unconfirmed = false;
     std::string source;
 };

@@ -216,7 +216,7 @@ Finding driver_finding(const DoctorInput& in) {
         f.summary += "; active toolkit CUDA " + tk.str();
         if (max && tk > *max) {
             const auto* fam = Compat::get().cuda_family(tk.major());
-            std::string floor = fam ? (in.windows ? fam->minor_compat_driver_windows : fam->minor_compat_driver_linux) : "";
+            std::string floor = fam ? fam->minor_compat_driver(in.windows) : "";
             if (max->major() == tk.major() && !floor.empty() && compare_driver(drv, floor) >= 0) {
                 f.status = Status::warn;
                 f.advice = "The toolkit is newer than the driver but of the same major: it runs through minor-version "

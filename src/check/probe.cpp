@@ -453,8 +453,8 @@ StepResult step_gpu(Probe& p, int runtime_version, int driver_cuda) {
     r.details["driver_cuda"] = driver_cuda ? nlohmann::json(cuda_int_version(driver_cuda)) : nlohmann::json(nullptr);
     const auto* fam = compat.cuda_family(tk.version.major());
     const auto* rel = compat.cuda_release(tk.version);
-    std::string floor = fam ? (platform::is_windows ? fam->minor_compat_driver_windows : fam->minor_compat_driver_linux) : "";
-    std::string ga = rel ? (platform::is_windows ? rel->min_driver_windows : rel->min_driver_linux) : "";
+    std::string floor = fam ? fam->minor_compat_driver(platform::is_windows) : "";
+    std::string ga = rel ? rel->min_driver(platform::is_windows) : "";
     std::vector<std::string> notes;
     if (driver_cuda == 0) {
         r.status = Status::fail;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "check/doctor_clients.hpp"
+#include "check/report.hpp"
 #include "core/activation.hpp"
 #include "platform/lock.hpp"
 #include "core/checks.hpp"
@@ -262,15 +263,7 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
 }
 
 void save_results(Store& store, const std::vector<PairResult>& results) {
-    char when[32];
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-#ifdef _WIN32
-    gmtime_s(&tm, &now);
-#else
-    gmtime_r(&now, &tm);
-#endif
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const std::string when = utc_now();
     // Read, change and write under the store lock: checks run in parallel
     // must not drop each other's results.
     auto lock = store.lock();

@@ -5,6 +5,7 @@
 #include "core/system_store.hpp"
 #include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
+#include "shell/profile_lines.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -45,12 +46,8 @@ Activation Context::plan_for(const std::string& spec_text) {
 std::unique_ptr<Shell> integration_shell(const std::string& command) {
     auto sh = platform::get_env("CUDAENV_SHELL");
     if (!sh || sh->empty()) {
-        std::string hint = platform::is_windows
-                               ? "in PowerShell add `Invoke-Expression (& cudaenv init pwsh | Out-String)` to "
-                                 "$PROFILE, or put the store's shims folder first on PATH; in cmd see `cudaenv init cmd`"
-                               : "add `eval \"$(cudaenv init bash)\"` to ~/.bashrc (zsh: init zsh; fish: "
-                                 "`cudaenv init fish | source`), or run one command with `cudaenv exec <spec> -- ...`";
-        throw Error("`cudaenv " + command + "` needs the shell integration, which is not loaded in this shell", hint);
+        throw Error("`cudaenv " + command + "` needs the shell integration, which is not loaded in this shell",
+                    integration_setup_hint(platform::is_windows));
     }
     return make_shell(*sh);
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "core/rehash.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -10,18 +11,6 @@
 namespace cudaenv {
 
 namespace {
-
-std::optional<fs::path> find_in(const std::vector<fs::path>& dirs, const std::string& tool) {
-    for (const auto& d : dirs) {
-        auto p = d / fsx::from_utf8(tool);
-        if (platform::is_executable(p)) return p;
-        if (platform::is_windows) {
-            auto exe = d / fsx::from_utf8(tool + platform::exe_suffix());
-            if (platform::is_executable(exe)) return exe;
-        }
-    }
-    return std::nullopt;
-}
 
 void run_which(Context& ctx, const std::string& tool) {
     if (tool.find_first_of("/\\") != std::string::npos) throw UsageError("give a tool name, not a path: " + tool);
@@ -39,7 +28,7 @@ void run_which(Context& ctx, const std::string& tool) {
             if (!e.empty() && !same_path_entry(e, fsx::to_utf8(shims), native_path_style()))
                 dirs.push_back(fsx::from_utf8(e));
     }
-    auto found = find_in(dirs, tool);
+    auto found = find_tool_in(dirs, tool, native_path_style());
     if (!found)
         throw Error("'" + tool + "' is not in " + (pair ? "CUDA " + spec : std::string("the system PATH")) +
                         " (set by " + active.describe() + ")",

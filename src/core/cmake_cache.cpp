@@ -82,7 +82,7 @@ std::string describe(const StaleCmakeCache& s, const std::filesystem::path& rela
 
 std::string stale_cache_fix(const StaleCmakeCache& s, const std::filesystem::path& relative_to) {
     auto build = fsx::to_utf8(shown(s.file.parent_path(), relative_to));
-    if (build.empty()) build = ".";
+    if (build.empty()) build.push_back('.');  // not = ".": GCC 12 -O3 warns (false -Wrestrict)
     return "CMake keeps the toolkit it found first: reconfigure with `cmake --fresh -S <source> -B " + build +
            "` (or delete " + build + "/CMakeCache.txt and " + build + "/CMakeFiles)";
 }

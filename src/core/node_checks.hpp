@@ -8,7 +8,7 @@
 // One file per node: nodes never write the same file, and jobs on one node
 // take that file's lock (core/excl_lock.hpp) around read-modify-write.
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -92,6 +92,18 @@ std::string tool_name_of(const fs::path& argv0, PathStyle style) {
     return name;
 }
 
+std::optional<fs::path> find_tool_in(const std::vector<fs::path>& dirs, const std::string& tool, PathStyle style) {
+    for (const auto& d : dirs) {
+        auto p = d / fsx::from_utf8(tool);
+        if (platform::is_executable(p)) return p;
+        if (style == PathStyle::windows) {
+            auto exe = d / fsx::from_utf8(tool + ".exe");
+            if (platform::is_executable(exe)) return exe;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string toolkit_tool_of(const fs::path& file, PathStyle style) {
     auto name = fsx::to_utf8(file.filename());
     if (style == PathStyle::windows) {

@@ -5,6 +5,7 @@
 // named like the tool (nvcc, on Windows nvcc.exe). The shim finds
 // the active pair itself and execs the real tool (see shims/shim.cpp).
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ const std::set<std::string>& nvidia_tool_names();
 std::string toolkit_tool_of(const std::filesystem::path& file, PathStyle style);
 // The name a shim is run under, without .exe under Windows rules.
 std::string tool_name_of(const std::filesystem::path& argv0, PathStyle style);
+// Where a shell finds `tool` in `dirs` (`cudaenv which`): the first folder
+// with an executable `tool`, or under Windows rules also `tool`.exe.
+std::optional<std::filesystem::path> find_tool_in(const std::vector<std::filesystem::path>& dirs,
+                                                  const std::string& tool, PathStyle style);
 
 // The tool names (without .exe) of NVIDIA's programs in every known
 // toolkit's bin folders, each once. Toolkits whose folder has gone are skipped.

@@ -1,6 +1,8 @@
 #include "platform/platform.hpp"
 #include "platform/exit.hpp"
 #include "platform/stamp.hpp"
+#include "platform/win32.hpp"
+#include "platform/win_cmdline.hpp"
 
 #include <windows.h>
 #include <shellapi.h>
@@ -134,42 +136,14 @@ std::vector<fs::path> system_library_dirs() {
 bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
 bool stderr_is_terminal() { return _isatty(_fileno(stderr)) != 0; }
 
-// Quotes one argument the way CommandLineToArgvW / the MSVC runtime read it.
-static std::wstring quote_arg(const std::wstring& arg) {
-    if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
-    std::wstring out = L"\"";
-    size_t backslashes = 0;
-    for (wchar_t c : arg) {
-        if (c == L'\\') {
-            ++backslashes;
-        } else if (c == L'"') {
-            out.append(backslashes * 2 + 1, L'\\');
-            out += c;
-            backslashes = 0;
-        } else {
-            out.append(backslashes, L'\\');
-            out += c;
-            backslashes = 0;
-        }
-    }
-    out.append(backslashes * 2, L'\\');
-    out += L'"';
-    return out;
-}
+namespace win32 {
 
-namespace {
-
-// Windows compares variable names as if upper-cased (ordinal), and wants the
-// environment block sorted that way.
 std::wstring upper(std::wstring s) {
     CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
     return s;
 }
 
-// argv[0] searched on `path` (the child's PATH, not ours) with .exe or .com
-// appended when it has no extension; a name with a folder in it is taken as it is.
-std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
-    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
+std::optional<std::wstring> search_program(const std::wstring& name, const std::wstring& path) {
     std::vector<wchar_t> found(32768);
     for (const wchar_t* ext : {L".exe", L".com"}) {
         DWORD n = SearchPathW(path.empty() ? L"." : path.c_str(), name.c_str(), ext, static_cast<DWORD>(found.size()),
@@ -179,27 +153,22 @@ std::optional<std::wstring> find_program(const std::wstring& name, const std::ws
     return std::nullopt;
 }
 
+}  // namespace win32
+
+namespace {
+
+// argv[0] searched on `path` (the child's PATH, not ours); a name with a
+// folder in it is taken as it is.
+std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
+    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
+    return win32::search_program(name, path);
+}
+
 }  // namespace
 
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
-    std::wstring cmdline;
-    for (const auto& a : argv) {
-        if (!cmdline.empty()) cmdline += L' ';
-        cmdline += quote_arg(widen(a));
-    }
-    std::vector<std::pair<std::wstring, std::wstring>> wenv;
-    for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
-    std::stable_sort(wenv.begin(), wenv.end(),
-                     [](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
-    std::wstring block;
-    std::wstring path;
-    for (const auto& [k, v] : wenv) {
-        block += k + L"=" + v;
-        block += L'\0';
-        if (upper(k) == L"PATH") path = v;
-    }
-    if (wenv.empty()) block += L'\0';
-    block += L'\0';
+    std::wstring cmdline = windows_command_line(argv), path;
+    std::wstring block = windows_env_block(env, win32::upper, &path);
     auto program = find_program(widen(argv.at(0)), path);
     if (!program) {
         std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";

@@ -7,6 +7,7 @@
 
 #include <thread>
 
+#include "platform/win_cmdline.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -17,26 +18,6 @@ namespace {
 constexpr size_t output_cap = 8u << 20;
 
 std::wstring wide(const std::string& s) { return fsx::from_utf8(s).wstring(); }
-
-// Quotes one argument by the rules CommandLineToArgvW and the MSVC runtime use.
-std::wstring quote_arg(const std::wstring& a) {
-    if (!a.empty() && a.find_first_of(L" \t\"") == std::wstring::npos) return a;
-    std::wstring out = L"\"";
-    size_t backslashes = 0;
-    for (wchar_t c : a) {
-        if (c == L'\\') {
-            ++backslashes;
-            continue;
-        }
-        if (c == L'"') out.append(backslashes * 2 + 1, L'\\');
-        else out.append(backslashes, L'\\');
-        backslashes = 0;
-        out += c;
-    }
-    out.append(backslashes * 2, L'\\');
-    out += L'"';
-    return out;
-}
 
 std::string exception_name(DWORD code) {
     switch (code) {
@@ -91,11 +72,9 @@ ProcessResult run_process(const std::vector<std::string>& argv,
         r.error = "command not found: " + (argv.empty() ? std::string() : argv[0]);
         return r;
     }
-    std::wstring cmdline;
-    for (size_t i = 0; i < argv.size(); ++i) {
-        if (i) cmdline += L' ';
-        cmdline += quote_arg(wide(i == 0 ? *program : argv[i]));
-    }
+    auto args = argv;
+    args[0] = *program;
+    std::wstring cmdline = windows_command_line(args);
     std::wstring block;
     for (const auto& [k, v] : env) block += wide(k) + L"=" + wide(v) + L'\0';
     block += L'\0';

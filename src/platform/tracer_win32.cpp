@@ -17,6 +17,8 @@
 #include <iostream>
 #include <map>
 
+#include "platform/win32.hpp"
+#include "platform/win_cmdline.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -28,40 +30,10 @@ namespace {
 std::wstring widen(const std::string& s) { return fsx::from_utf8(s).wstring(); }
 std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
 
-std::wstring quote_arg(const std::wstring& a) {
-    if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos) return a;
-    std::wstring out = L"\"";
-    size_t backslashes = 0;
-    for (wchar_t c : a) {
-        if (c == L'\\') {
-            ++backslashes;
-            continue;
-        }
-        if (c == L'"') out.append(backslashes * 2 + 1, L'\\');
-        else out.append(backslashes, L'\\');
-        backslashes = 0;
-        out += c;
-    }
-    out.append(backslashes * 2, L'\\');
-    out += L'"';
-    return out;
-}
-
-std::wstring upper(std::wstring s) {
-    CharUpperBuffW(s.data(), static_cast<DWORD>(s.size()));
-    return s;
-}
-
 std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
     if (name.find_first_of(L"\\/:") != std::wstring::npos)
         return GetFileAttributesW(name.c_str()) == INVALID_FILE_ATTRIBUTES ? std::nullopt : std::optional(name);
-    std::vector<wchar_t> found(32768);
-    for (const wchar_t* ext : {L".exe", L".com"}) {
-        DWORD n = SearchPathW(path.empty() ? L"." : path.c_str(), name.c_str(), ext, static_cast<DWORD>(found.size()),
-                              found.data(), nullptr);
-        if (n > 0 && n < found.size()) return std::wstring(found.data(), n);
-    }
-    return std::nullopt;
+    return win32::search_program(name, path);
 }
 
 // The file's path without the \\?\ prefix GetFinalPathNameByHandleW adds.
@@ -130,23 +102,8 @@ std::vector<std::filesystem::path> audit_library_candidates() { return {}; }
 
 TraceRun trace_command(const std::vector<std::string>& argv,
                        const std::vector<std::pair<std::string, std::string>>& env) {
-    std::wstring cmdline;
-    for (const auto& a : argv) {
-        if (!cmdline.empty()) cmdline += L' ';
-        cmdline += quote_arg(widen(a));
-    }
-    std::vector<std::pair<std::wstring, std::wstring>> wenv;
-    for (const auto& [k, v] : env) wenv.emplace_back(widen(k), widen(v));
-    std::stable_sort(wenv.begin(), wenv.end(),
-                     [](const auto& a, const auto& b) { return upper(a.first) < upper(b.first); });
-    std::wstring block, path;
-    for (const auto& [k, v] : wenv) {
-        block += k + L"=" + v;
-        block += L'\0';
-        if (upper(k) == L"PATH") path = v;
-    }
-    if (wenv.empty()) block += L'\0';
-    block += L'\0';
+    std::wstring cmdline = windows_command_line(argv), path;
+    std::wstring block = windows_env_block(env, win32::upper, &path);
     auto program = argv.empty() ? std::nullopt : find_program(widen(argv[0]), path);
     if (!program) throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
 

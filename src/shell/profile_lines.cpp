@@ -42,4 +42,11 @@ std::vector<std::string> profile_block_lines(std::string_view shell, std::string
     return lines;
 }
 
+std::string integration_setup_hint(bool windows) {
+    return windows ? "in PowerShell add `Invoke-Expression (& cudaenv init pwsh | Out-String)` to "
+                     "$PROFILE, or put the store's shims folder first on PATH; in cmd see `cudaenv init cmd`"
+                   : "add `eval \"$(cudaenv init bash)\"` to ~/.bashrc (zsh: init zsh; fish: "
+                     "`cudaenv init fish | source`), or run one command with `cudaenv exec <spec> -- ...`";
+}
+
 }  // namespace cudaenv

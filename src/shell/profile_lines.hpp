@@ -13,4 +13,8 @@ namespace cudaenv {
 std::vector<std::string> profile_block_lines(std::string_view shell, std::string_view exe, std::string_view shims,
                                              bool shims_on_path);
 
+// What to tell someone whose shell has not loaded the integration: the
+// PowerShell and cmd ways under Windows, the bash/zsh/fish ones elsewhere.
+std::string integration_setup_hint(bool windows);
+
 }  // namespace cudaenv

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -272,10 +273,10 @@ Report analyse(const Records& records, const Input& input) {
             if (!v || v->parts().size() < 2) continue;
             std::string need;
             if (const auto* rel = compat.cuda_release(v->prefix(2)))
-                need = platform::is_windows ? rel->min_driver_windows : rel->min_driver_linux;
+                need = rel->min_driver(platform::is_windows);
             if (need.empty())
                 if (const auto* fam = compat.cuda_family(v->major()))
-                    need = platform::is_windows ? fam->minor_compat_driver_windows : fam->minor_compat_driver_linux;
+                    need = fam->minor_compat_driver(platform::is_windows);
             if (!need.empty() && check::compare_driver(rep.driver_version, need) < 0)
                 rep.warnings.push_back(lib.name + " is CUDA " + v->prefix(2).str() + ", which needs driver " + need +
                                        " or newer; the driver is " + rep.driver_version +

@@ -2,7 +2,7 @@
 // `cudaenv trace`: reads what the tracer recorded (platform/tracer.hpp), tells
 // where each CUDA-family library came from and why the loader found it there,
 // and judges the whole run against the pair.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

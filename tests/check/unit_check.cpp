@@ -70,6 +70,12 @@ TEST_CASE("the embedded compatibility table") {
     CHECK(c.cuda_family(13)->minor_compat_driver_windows.empty());  // [U]: left out
     REQUIRE(c.cuda_release(*Version::parse("11.8.89")));
     CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver_linux == "520.61.05");
+    // The driver floors by OS, as check, doctor and trace pick them.
+    CHECK(c.cuda_family(12)->minor_compat_driver(false) == "525.60.13");
+    CHECK(c.cuda_family(12)->minor_compat_driver(true) == "527.41");
+    CHECK(c.cuda_family(13)->minor_compat_driver(true).empty());
+    CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver(false) == "520.61.05");
+    CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver(true) == "520.06");
     auto s = c.cudnn(*Version::parse("8.9.7"));
     REQUIRE(s.row);
     CHECK(s.exact);

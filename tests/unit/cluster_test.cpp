@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/excl_lock.hpp"
 #include "core/node_checks.hpp"

@@ -7,6 +7,7 @@
 #include "app.hpp"
 #include "commands/context.hpp"
 #include "shell/commands.hpp"
+#include "shell/profile_lines.hpp"
 #include "shell/shell.hpp"
 #include "shell/template.hpp"
 #include "util/embedded.hpp"
@@ -87,4 +88,14 @@ TEST_CASE("the command table") {
                 if (c.arg == CommandArg::spec) CHECK(has(text, std::string(c.name)));
         }
     }
+}
+
+TEST_CASE("the hint when the integration is not loaded names that OS's shells") {
+    auto windows = integration_setup_hint(true), posix = integration_setup_hint(false);
+    CHECK(windows.find("Invoke-Expression (& cudaenv init pwsh | Out-String)") != std::string::npos);
+    CHECK(windows.find("cudaenv init cmd") != std::string::npos);
+    CHECK(windows.find("bashrc") == std::string::npos);
+    CHECK(posix.find("eval \"$(cudaenv init bash)\"") != std::string::npos);
+    CHECK(posix.find("cudaenv init fish | source") != std::string::npos);
+    CHECK(posix.find("PowerShell") == std::string::npos);
 }
