@@ -54,7 +54,9 @@ done
 if [ "${BENCH_SYSTEM_CUDNN:-0}" = 1 ]; then
   # Only what is missing is made (and removed at the end): files left by an
   # interrupted run are used as they are, and the folder is adopted either way.
-  for f in "$sysdir/libcudnn.so.9" "$sysdir/libcudnn.so.9.7.0" /usr/include/cudnn_version.h; do
+  # A machine with a cuDNN of its own there (the GPU machine) gets nothing added.
+  [ -e "$sysdir/libcudnn.so.9" ] && set -- || set -- "$sysdir/libcudnn.so.9" "$sysdir/libcudnn.so.9.7.0" /usr/include/cudnn_version.h
+  for f in "$@"; do
     [ -e "$f" ] && continue
     sysfiles+=("$f")
     case $f in
