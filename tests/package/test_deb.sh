@@ -58,9 +58,9 @@ mkdir -p "$home/.local/share/cudaenv"
 echo 'global = "12"' >"$home/.local/share/cudaenv/config.toml"
 cleanup() { dpkg -r cudaenv >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-# As README's Install section says: apt installs a local .deb (and would pull
-# in a missing dependency; here they are all present, so it needs no network).
-(cd "$(dirname "$deb")" && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "./$(basename "$deb")") \
+# As README's Install section says: apt installs a local .deb, named by a
+# path (and would pull in a missing dependency; here they are all present).
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" \
   >"$work/apt-install.log" 2>&1 || { cat "$work/apt-install.log"; fail "apt-get install ./cudaenv_*.deb"; }
 
 # A fresh login-like bash: clean environment, the system's PATH, bash-completion loaded.
