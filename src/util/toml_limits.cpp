@@ -15,6 +15,7 @@ public:
     std::optional<TomlLimitIssue> run() {
         if (t_.size() > lim_.max_bytes)
             return TomlLimitIssue{1, 1, "the file is larger than " + std::to_string(lim_.max_bytes >> 20) + " MiB"};
+        if (t_.starts_with("\xEF\xBB\xBF")) i_ = 3;  // a UTF-8 byte order mark, which toml++ skips
         bool line_start = true;  // only spaces/tabs so far on this line
         while (i_ < t_.size()) {
             char c = t_[i_];
@@ -28,6 +29,7 @@ public:
                 ++i_;
                 continue;
             }
+            if (auto issue = ascii_here()) return issue;
             if (line_start && depth_ == 0 && c == '[') {
                 if (auto issue = header()) return issue;
             }
@@ -97,6 +99,25 @@ private:
             return issue_at(i_, "a dotted key has more than " + std::to_string(lim_.max_key_parts) + " parts");
         return std::nullopt;
     }
+    // toml++ 3.3 asks "is this whitespace?" of the character after a value, a
+    // bare key or a line-ending backslash, and for most non-ASCII code points
+    // that question reaches its TOML_UNREACHABLE (undefined behaviour; found by
+    // the fuzz targets under UBSan). TOML allows non-ASCII text only inside
+    // strings and comments anyway, so anything else is refused here.
+    std::optional<TomlLimitIssue> ascii_here() const {
+        if (i_ < t_.size() && static_cast<unsigned char>(t_[i_]) >= 0x80)
+            return issue_at(i_, "a non-ASCII character outside a string or comment");
+        return std::nullopt;
+    }
+    // At a backslash in a multi-line basic string: only spaces or tabs follow
+    // it to the end of the line. Leaves i_ after the backslash when so.
+    bool line_ending_backslash() {
+        size_t j = i_ + 1;
+        while (j < t_.size() && (t_[j] == ' ' || t_[j] == '\t' || t_[j] == '\r')) ++j;
+        if (j >= t_.size() || t_[j] != '\n') return false;
+        i_ += 1;
+        return true;
+    }
     // "[" or "[[" at the start of a line: toml++ asserts (instead of
     // reporting an error) unless a key or "]" follows.
     std::optional<TomlLimitIssue> header() {
@@ -117,6 +138,14 @@ private:
         while (i_ < t_.size()) {
             char c = t_[i_];
             if (escapes && c == '\\') {
+                if (multi && line_ending_backslash()) {
+                    // TOML drops the newlines and whitespace that follow; toml++
+                    // asks of the next character whether it is whitespace.
+                    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\r' || t_[i_] == '\n'))
+                        t_[i_] == '\n' ? newline() : void(++i_);
+                    if (auto issue = ascii_here()) return issue;
+                    continue;
+                }
                 if (i_ + 1 < t_.size() && t_[i_ + 1] == '\n') {
                     ++i_;
                     newline();

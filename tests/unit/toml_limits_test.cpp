@@ -35,6 +35,8 @@ TEST_CASE("check_toml_limits passes every valid file cudaenv reads or writes") {
              "[ \"t\" . u ]\n[[ v.w ]]\n[\ta]\n[[\"q\"]]\n",
              "x = [\n  [1, 2],\n  [3, 4],\n]\n",
              "\xEF\xBB\xBFkey = 1\r\n[table]\r\n",
+             "# caf\xC3\xA9\npath = \"/home/jos\xC3\xA9/\xE5\xB7\xA5\xE5\x85\xB7\" # \xC3\xA9\n'\xC3\xA9' = '\xC3\xA9'\n",
+             "a = \"\"\"x\\\n   y \xC3\xA9\"\"\"\n",
          }) {
         INFO(ok);
         CHECK_FALSE(check_toml_limits(ok).has_value());
@@ -71,6 +73,13 @@ TEST_CASE("check_toml_limits stops what would crash toml++") {
         for (const char* bad : {"[[[x", "[[ [x", "[=", "[\n", "[[\n]]", "[[", "  [ .a]", "[[#]]"}) {
             INFO(bad);
             CHECK_FALSE(reason(bad).empty());
+        }
+    }
+    SUBCASE("non-ASCII outside strings and comments: toml++ 3.3 reaches TOML_UNREACHABLE (UBSan)") {
+        for (const char* bad : {"\xC3\xA9 = 1\n", "a = 1\xC3\xA9\n", "a\xC2\xA1 = 1", "  \xE2\x80\x83a = 1",
+                                "a = \"\"\"x\\\n  \xC3\xA9\"\"\"\n", "a = \"\"\"x\\  \r\n\n\xC3\xA9\"\"\"\n"}) {
+            INFO(bad);
+            CHECK(reason(bad).find("non-ASCII") != std::string::npos);
         }
     }
     SUBCASE("an unquoted word that is too long") {
