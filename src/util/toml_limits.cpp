@@ -1,5 +1,7 @@
 #include "util/toml_limits.hpp"
 
+#include <vector>
+
 namespace cudaenv {
 
 namespace {
@@ -20,6 +22,7 @@ public:
         while (i_ < t_.size()) {
             char c = t_[i_];
             if (c == '\n') {
+                if (expect_ == Expect::after_equals) return missing_value();
                 newline();
                 line_start = true;
                 reset_run();
@@ -35,15 +38,18 @@ public:
             }
             line_start = false;
             if (c == '#') {
+                if (expect_ == Expect::after_equals) return missing_value();
                 while (i_ < t_.size() && t_[i_] != '\n') ++i_;
                 continue;
             }
             if (c == '"' || c == '\'') {
+                expect_ = Expect::nothing;
                 if (auto issue = part_start()) return issue;
                 if (auto issue = string(c)) return issue;
                 continue;
             }
             if (bare_key_char(c)) {
+                expect_ = Expect::nothing;
                 if (auto issue = part_start()) return issue;
                 size_t begin = i_;
                 while (i_ < t_.size() && bare_key_char(t_[i_])) ++i_;
@@ -55,19 +61,35 @@ public:
                 ++i_;
                 continue;
             }
+            // Where a value must come, toml++ asserts (instead of reporting an
+            // error) on ',', ']' or '}' (`a = ]`, `[1,,2]`, `[1,}`).
+            if ((c == ',' || c == ']' || c == '}') && expect_ != Expect::nothing &&
+                !(c == ']' && expect_ == Expect::in_array))
+                return missing_value();
             if (c == '[' || c == '{') {
                 if (++depth_ > lim_.max_depth)
                     return issue_at(i_, "nested more than " + std::to_string(lim_.max_depth) + " levels deep");
+                open_.push_back(c);
             } else if ((c == ']' || c == '}') && depth_ > 0) {
                 --depth_;
+                if (!open_.empty()) open_.pop_back();
             }
+            expect_ = c == '=' ? Expect::after_equals
+                      : c == '[' || (c == ',' && !open_.empty() && open_.back() == '[') ? Expect::in_array
+                                                                                        : Expect::nothing;
             reset_run();
             ++i_;
         }
+        if (expect_ == Expect::after_equals) return missing_value();
         return std::nullopt;
     }
 
 private:
+    // A value must follow '=' (on its line), and '[' or ',' in an array.
+    enum class Expect { nothing, after_equals, in_array };
+    Expect expect_ = Expect::nothing;
+    std::vector<char> open_;  // the '[' and '{' not yet closed
+    TomlLimitIssue missing_value() const { return issue_at(i_, "a value is missing"); }
     std::string_view t_;
     const TomlLimits& lim_;
     size_t i_ = 0;

@@ -82,6 +82,17 @@ TEST_CASE("check_toml_limits stops what would crash toml++") {
             CHECK(reason(bad).find("non-ASCII") != std::string::npos);
         }
     }
+    SUBCASE("a value missing where toml++ asserts instead of reporting it") {
+        for (const char* bad : {"x = [1.5,}]\n", "x = {y = [}]}\n", "a = ]\n", "a = }\n", "x = [1,,2]\n", "a =\nb = 1\n",
+                                "a = # nothing\n", "a = ", "t = {a = ,}\n"}) {
+            INFO(bad);
+            CHECK(reason(bad).find("a value is missing") != std::string::npos);
+        }
+        for (const char* ok : {"x = []\n", "x = [1, 2,]\n", "x = [\n  1,\n  # c\n  2,\n]\n", "t = {}\n", "t = {a = [], b = {}}\n"}) {
+            INFO(ok);
+            CHECK(reason(ok).empty());
+        }
+    }
     SUBCASE("an unquoted word that is too long") {
         CHECK(reason("a = " + repeat("1", 5000)).find("too long") != std::string::npos);
     }
