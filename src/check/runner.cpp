@@ -196,7 +196,7 @@ PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& op
     else if (pr.exit_code != 0) ended = "exited with status " + std::to_string(pr.exit_code);
     auto r = assemble(spec, pr.out, pr.err, ended, pair.cudnn.has_value());
     // The host compiler this pair's nvcc gets under `use` (doctor_clients.cpp); no bearing on pass.
-    if (fsx::is_file(pair.toolkit.path / "bin" / (platform::is_windows ? "nvcc.exe" : "nvcc"))) {
+    if (fsx::is_file(pair.toolkit.path / "bin" / (std::string("nvcc") + platform::exe_suffix()))) {
         auto env = [&](const std::string& n) -> std::optional<std::string> {
             for (const auto& [k, v] : run.env)
                 if (same_env_name(k, n, native_path_style())) return v;
@@ -237,8 +237,8 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // child started meanwhile would inherit another's and hold its output
     // open. One at a time there until it passes a handle list.
     if constexpr (platform::is_windows) max_parallel = 1;
+    const auto specs = shown_specs(pairs, store);
     if (pairs.size() <= 1 || max_parallel <= 1) {
-        auto specs = shown_specs(pairs, store);
         for (size_t i = 0; i < pairs.size(); ++i)
             results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts), opts);
         return results;
@@ -249,7 +249,6 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;
-    auto specs = shown_specs(pairs, store);
     for (size_t i = 0; i < pairs.size(); ++i) runs.push_back(prepare_child(pairs[i], specs[i], store, shared));
     std::atomic<size_t> next{0};
     std::vector<std::thread> workers;
