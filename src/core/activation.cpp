@@ -195,20 +195,24 @@ bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roo
     return false;
 }
 
-std::vector<std::string> known_roots(Store& store) {
+std::vector<std::string> known_roots(Store& store) { return known_roots(store, store.toolkits(), store.cudnns()); }
+
+std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitRecord>& toolkits,
+                                     const std::vector<CudnnRecord>& cudnns) {
     // Never treat a shared system folder as a root (a system cuDNN lives in /usr).
-    std::vector<fs::path> system_dirs;  // normalized once: this runs on every activation
-    for (const auto& s : platform::system_library_dirs()) system_dirs.push_back(fsx::absolute_normal(s));
+    // Compared as text, normalized once: this runs on every activation.
+    std::vector<fs::path::string_type> system_dirs;
+    for (const auto& s : platform::system_library_dirs()) system_dirs.push_back(fsx::absolute_normal(s).native());
+    for (const char* s : {"/usr", "/usr/local", "/opt"}) system_dirs.push_back(fs::path(s).native());
     auto unsafe = [&](const fs::path& p) {
         auto n = fsx::absolute_normal(p);
-        if (n == n.root_path() || n == fs::path("/usr") || n == fs::path("/usr/local") || n == fs::path("/opt"))
-            return true;
-        return std::find(system_dirs.begin(), system_dirs.end(), n) != system_dirs.end();
+        if (n == n.root_path()) return true;
+        return std::find(system_dirs.begin(), system_dirs.end(), n.native()) != system_dirs.end();
     };
     std::vector<std::string> roots = {fsx::to_utf8(store.toolkits_dir()), fsx::to_utf8(store.cudnn_dir())};
-    for (const auto& t : store.toolkits())
+    for (const auto& t : toolkits)
         if (!unsafe(t.path)) roots.push_back(fsx::to_utf8(t.path));
-    for (const auto& c : store.cudnns())
+    for (const auto& c : cudnns)
         if (!unsafe(c.path)) roots.push_back(fsx::to_utf8(c.path));
     return roots;
 }
@@ -361,8 +365,9 @@ std::string Activation::json() const {
 
 namespace {
 
+// `roots`: known_roots(store), which the caller may have from lists it read anyway.
 Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
-                         PathStyle style) {
+                         PathStyle style, const std::vector<std::string>& roots) {
     Activation a;
     a.spec = spec;
     a.full_spec = pair ? pair->spec() : "system";
@@ -381,7 +386,6 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
         }
     }
     a.pair = std::move(pair);
-    auto roots = known_roots(store);
     a.changes = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
     // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
     if (!a.notes.empty() && std::none_of(a.changes.begin(), a.changes.end(),
@@ -393,14 +397,18 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
 }  // namespace
 
 Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style) {
+    // The store's lists are read once, for choosing the pair and for telling
+    // cudaenv's PATH entries from the user's.
+    const auto toolkits = store.toolkits();
+    const auto cudnns = store.cudnns();
     std::optional<Pair> pair;
-    if (!spec.system) pair = select_pair(spec, store);
-    return plan_for_pair(store, std::move(pair), spec.str(), env, style);
+    if (!spec.system) pair = select_pair(spec, store, toolkits, cudnns);
+    return plan_for_pair(store, std::move(pair), spec.str(), env, style, known_roots(store, toolkits, cudnns));
 }
 
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
                            PathStyle style) {
-    return plan_for_pair(store, pair, spec, env, style);
+    return plan_for_pair(store, pair, spec, env, style, known_roots(store));
 }
 
 }  // namespace cudaenv

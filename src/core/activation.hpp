@@ -69,6 +69,8 @@ std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style);
 bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style);
 // The roots of everything the store knows (store folders, adopted folders).
 std::vector<std::string> known_roots(Store& store);
+std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitRecord>& toolkits,
+                                     const std::vector<CudnnRecord>& cudnns);
 
 // An environment block, as the OS hands one to a child process.
 using EnvBlock = std::vector<std::pair<std::string, std::string>>;

@@ -1,97 +1,89 @@
 #include "core/detect_cache.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/records.hpp"
 
 namespace cudaenv {
 
 namespace {
 
-using nlohmann::json;
-
 // The first line of the file; another one (an older format) is no cache.
-std::string header() { return "cudaenv detection cache 1\n"; }
+// Then one record (util/records.hpp) per folder:
+//   id, key count, (path, stamp) per key, then the detection result:
+//   "null", or "toolkit" / "cudnn" and its fields (encode/decode below).
+constexpr std::string_view header = "cudaenv detection cache 2\n";
 
-// Ids hold paths (any bytes but NUL): hex keeps each entry on one line.
-std::string hex(std::string_view s) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : s) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
+void put_paths(std::vector<std::string>& out, const std::vector<fs::path>& ps) {
+    out.push_back(std::to_string(ps.size()));
+    for (const auto& p : ps) out.push_back(fsx::to_utf8(p));
 }
 
-std::string unhex(std::string_view s) {
-    auto val = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-    std::string out;
-    for (size_t i = 0; i + 1 < s.size(); i += 2) out += static_cast<char>(val(s[i]) * 16 + val(s[i + 1]));
-    return out;
-}
-
-json paths(const std::vector<fs::path>& ps) {
-    auto a = json::array();
-    for (const auto& p : ps) a.push_back(fsx::to_utf8(p));
-    return a;
-}
-
-std::vector<fs::path> paths_from(const json& a) {
+std::vector<fs::path> take_paths(records::Fields& f) {
+    auto n = f.number();
+    if (n < 0 || n > 1000) throw std::out_of_range("record: bad count");
     std::vector<fs::path> out;
-    for (const auto& s : a) out.push_back(fsx::from_utf8(s.get<std::string>()));
+    for (long long i = 0; i < n; ++i) out.push_back(fsx::from_utf8(f.next()));
     return out;
 }
 
-json to_json(const Toolkit& t) {
-    return {{"root", fsx::to_utf8(t.root)},       {"version", t.version.str()}, {"version_source", t.version_source},
-            {"layout", t.layout},                  {"bin_dirs", paths(t.bin_dirs)}, {"lib_dirs", paths(t.lib_dirs)},
-            {"windows", t.windows},                {"nvcc", fsx::to_utf8(t.nvcc)}};
+Version take_version(records::Fields& f) {
+    auto v = Version::parse(f.next());
+    if (!v) throw std::out_of_range("record: bad version");
+    return *v;
 }
 
-Toolkit toolkit_from(const json& j) {
+std::vector<std::string> encode(const Toolkit& t) {
+    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};
+    put_paths(out, t.bin_dirs);
+    put_paths(out, t.lib_dirs);
+    out.push_back(t.windows ? "1" : "0");
+    out.push_back(fsx::to_utf8(t.nvcc));
+    return out;
+}
+
+Toolkit decode_toolkit(records::Fields& f) {
     Toolkit t;
-    t.root = fsx::from_utf8(j.at("root").get<std::string>());
-    t.version = Version::parse(j.at("version").get<std::string>()).value();
-    t.version_source = j.at("version_source").get<std::string>();
-    t.layout = j.at("layout").get<std::string>();
-    t.bin_dirs = paths_from(j.at("bin_dirs"));
-    t.lib_dirs = paths_from(j.at("lib_dirs"));
-    t.windows = j.at("windows").get<bool>();
-    t.nvcc = fsx::from_utf8(j.at("nvcc").get<std::string>());
+    t.root = fsx::from_utf8(f.next());
+    t.version = take_version(f);
+    t.version_source = f.str();
+    t.layout = f.str();
+    t.bin_dirs = take_paths(f);
+    t.lib_dirs = take_paths(f);
+    t.windows = f.next() == "1";
+    t.nvcc = fsx::from_utf8(f.next());
     return t;
 }
 
-json to_json(const Cudnn& c) {
-    return {{"root", fsx::to_utf8(c.root)},
-            {"variant", c.variant},
-            {"version", c.version.str()},
-            {"cuda_major", c.cuda_major},
-            {"cuda_major_source", c.cuda_major_source},
-            {"layout", c.layout},
-            {"bin_dirs", paths(c.bin_dirs)},
-            {"lib_dirs", paths(c.lib_dirs)},
-            {"include_dir", fsx::to_utf8(c.include_dir)},
-            {"windows", c.windows}};
+std::vector<std::string> encode(const Cudnn& c) {
+    std::vector<std::string> out = {"cudnn",   fsx::to_utf8(c.root),         c.variant,
+                                    c.version.str(), std::to_string(c.cuda_major), c.cuda_major_source,
+                                    c.layout};
+    put_paths(out, c.bin_dirs);
+    put_paths(out, c.lib_dirs);
+    out.push_back(fsx::to_utf8(c.include_dir));
+    out.push_back(c.windows ? "1" : "0");
+    return out;
 }
 
-Cudnn cudnn_from(const json& j) {
+Cudnn decode_cudnn(records::Fields& f) {
     Cudnn c;
-    c.root = fsx::from_utf8(j.at("root").get<std::string>());
-    c.variant = j.at("variant").get<std::string>();
-    c.version = Version::parse(j.at("version").get<std::string>()).value();
-    c.cuda_major = j.at("cuda_major").get<int>();
-    c.cuda_major_source = j.at("cuda_major_source").get<std::string>();
-    c.layout = j.at("layout").get<std::string>();
-    c.bin_dirs = paths_from(j.at("bin_dirs"));
-    c.lib_dirs = paths_from(j.at("lib_dirs"));
-    c.include_dir = fsx::from_utf8(j.at("include_dir").get<std::string>());
-    c.windows = j.at("windows").get<bool>();
+    c.root = fsx::from_utf8(f.next());
+    c.variant = f.str();
+    c.version = take_version(f);
+    c.cuda_major = static_cast<int>(f.number());
+    c.cuda_major_source = f.str();
+    c.layout = f.str();
+    c.bin_dirs = take_paths(f);
+    c.lib_dirs = take_paths(f);
+    c.include_dir = fsx::from_utf8(f.next());
+    c.windows = f.next() == "1";
     return c;
 }
 
@@ -168,62 +160,98 @@ std::vector<std::pair<std::string, std::string>> make_key(std::vector<fs::path> 
 
 }  // namespace
 
-std::string path_stamp(const fs::path& p) {
-    auto st = platform::file_stamp(p);
+namespace {
+
+std::string stamp_text(const std::optional<platform::FileStamp>& st) {
     if (!st) return "-";
     return st->dir ? std::to_string(st->mtime_ns) : std::to_string(st->mtime_ns) + ":" + std::to_string(st->size);
 }
 
+}  // namespace
+
+std::string path_stamp(const fs::path& p) { return stamp_text(platform::file_stamp(p)); }
+
+std::string path_stamp(const std::string& utf8) { return stamp_text(platform::file_stamp(utf8)); }
+
 DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.txt") {
     auto text = fsx::read_file(file_, 16u << 20);
-    if (!text || !text->starts_with(header())) return;  // absent, or another format: an empty cache
-    size_t pos = text->find('\n');
-    while (pos != std::string::npos && pos + 1 < text->size()) {
-        size_t end = text->find('\n', pos + 1);
-        auto line = std::string_view(*text).substr(pos + 1, (end == std::string::npos ? text->size() : end) - pos - 1);
-        if (auto tab = line.find('\t'); tab != std::string_view::npos)
-            entries_[unhex(line.substr(0, tab))] = Entry{std::string(line.substr(tab + 1))};
-        pos = end;
-    }
+    if (!text || !text->starts_with(header)) return;  // absent, or another format: an empty cache
+    text_ = std::move(*text);
+    // Only the ids are looked at here; a record is decoded when asked for.
+    records::Reader r(std::string_view(text_).substr(header.size()));
+    std::vector<std::string_view> fields;
+    std::string_view raw;
+    while (r.next(fields, &raw))
+        if (!fields.empty()) entries_[std::string(fields[0])] = raw;
+    if (r.damaged()) entries_.clear();  // a torn file: detect again
 }
 
 DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
 
 DetectionCache::~DetectionCache() { save(); }
 
-std::optional<std::string> DetectionCache::valid(const std::string& id) const {
+std::optional<std::vector<std::string_view>> DetectionCache::valid(const std::string& id) const {
     auto it = entries_.find(id);
     if (it == entries_.end()) return std::nullopt;
-    auto j = json::parse(it->second.line, nullptr, /*allow_exceptions=*/false);
+    auto fields = records::fields_of(it->second);
+    if (!fields) return std::nullopt;
     try {
-        for (const auto& k : j.at("key"))
-            if (path_stamp(fsx::from_utf8(k.at(0).get<std::string>())) != k.at(1).get<std::string>()) return std::nullopt;
-        return j.at("data").dump();
-    } catch (const json::exception&) {
-        return std::nullopt;  // a damaged line: detect again
+        records::Fields f(*fields, 1);
+        auto n = f.number();
+        if (n < 0 || static_cast<size_t>(2 + 2 * n) > fields->size()) return std::nullopt;
+        for (long long i = 0; i < n; ++i) {
+            auto path = f.str();
+            if (path_stamp(path) != f.next()) return std::nullopt;
+        }
+        return std::vector<std::string_view>(fields->begin() + 2 + 2 * n, fields->end());
+    } catch (const std::out_of_range&) {
+        return std::nullopt;  // a damaged record: detect again
     }
 }
 
 void DetectionCache::put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
-                         const std::string& data) {
-    auto k = json::array();
-    for (const auto& [p, st] : key) k.push_back({p, st});
-    entries_[id] = Entry{json{{"key", k}, {"data", json::parse(data)}}.dump()};
+                         const std::vector<std::string>& data) {
+    std::string rec;
+    records::put(rec, id);
+    records::put(rec, std::to_string(key.size()));
+    for (const auto& [p, st] : key) {
+        records::put(rec, p);
+        records::put(rec, st);
+    }
+    for (const auto& d : data) records::put(rec, d);
+    records::end(rec);
+    owned_.push_back(std::move(rec));
+    entries_[id] = owned_.back();
     dirty_ = true;
+}
+
+template <class T, class Decode>
+std::optional<T> DetectionCache::kept(const std::string& id, std::string_view kind, Decode decode, bool& hit) const {
+    hit = false;
+    auto data = valid(id);
+    if (!data || data->empty()) return std::nullopt;
+    try {
+        records::Fields f(*data);
+        auto what = f.next();
+        if (what == "null") {
+            hit = true;
+            return std::nullopt;
+        }
+        if (what != kind) return std::nullopt;
+        auto out = decode(f);
+        hit = true;
+        return out;
+    } catch (const std::out_of_range&) {
+        return std::nullopt;  // detect again
+    }
 }
 
 std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     auto dir = fsx::absolute_normal(dir_in);
     const std::string id = "toolkit\n" + fsx::to_utf8(dir);
-    if (auto data = valid(id)) {
-        try {
-            auto j = json::parse(*data);
-            if (j.is_null()) return std::nullopt;
-            return toolkit_from(j);
-        } catch (const std::exception&) {
-            // fall through: detect again
-        }
-    }
+    bool hit = false;
+    auto found = kept<Toolkit>(id, "toolkit", decode_toolkit, hit);
+    if (hit) return found;
     // The key is taken before detection: a change made while it reads shows as stale next time.
     auto before = make_key(toolkit_key_paths(dir, std::nullopt));
     auto t = detect_toolkit(dir);
@@ -232,21 +260,16 @@ std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
-    put(id, key, t ? to_json(*t).dump() : "null");
+    put(id, key, t ? encode(*t) : std::vector<std::string>{"null"});
     return t;
 }
 
 std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::string& variant) {
     auto dir = fsx::absolute_normal(dir_in);
     const std::string id = "cudnn\n" + fsx::to_utf8(dir) + "\n" + variant;
-    if (auto data = valid(id)) {
-        try {
-            auto j = json::parse(*data);
-            if (j.is_null()) return std::nullopt;
-            return cudnn_from(j);
-        } catch (const std::exception&) {
-        }
-    }
+    bool hit = false;
+    auto found = kept<Cudnn>(id, "cudnn", decode_cudnn, hit);
+    if (hit) return found;
     auto before = make_key(cudnn_key_paths(dir, variant, std::nullopt));
     auto c = detect_cudnn(dir, variant);
     ++detections_;
@@ -254,7 +277,7 @@ std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::st
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
-    put(id, key, c ? to_json(*c).dump() : "null");
+    put(id, key, c ? encode(*c) : std::vector<std::string>{"null"});
     return c;
 }
 
@@ -271,8 +294,8 @@ void DetectionCache::forget(const fs::path& dir_in, const std::string& variant) 
 void DetectionCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
-    std::string out = header();
-    for (const auto& [id, e] : entries_) out += hex(id) + "\t" + e.line + "\n";
+    std::string out(header);
+    for (const auto& [id, rec] : entries_) out += rec;
     // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
     if (!fsx::is_dir(file_.parent_path().parent_path())) return;
     std::error_code ec;

@@ -4,13 +4,15 @@
 // <store>/cache/detected.txt and stat a few paths instead of listing
 // folders of thousands of files and reading ELF files.
 //
-// The file holds one line per folder (its id in hex, a tab, a small JSON
-// object), so a lookup parses only its own line. Each entry carries a validation key: the mtime (and, for files, the size)
+// The file holds one record per folder (util/records.hpp: length-prefixed
+// fields, read without a parser), and a lookup decodes only its own. Each
+// entry carries a validation key: the mtime (and, for files, the size)
 // of every folder and file detection looked at or found (the folder itself,
 // bin, lib64, lib, include, version.json, the version header, the library
 // folders, a pip site-packages). Adding or removing a file changes its
 // folder's mtime; rewriting a file changes its own. A changed key means
 // detect again. `refresh` forgets every entry (list --refresh, check).
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -27,6 +29,7 @@ class Store;
 
 // "<mtime ns>:<size>" of a file, "<mtime ns>" of a folder, "-" when absent.
 std::string path_stamp(const fs::path& p);
+std::string path_stamp(const std::string& utf8);
 
 class DetectionCache {
 public:
@@ -54,19 +57,20 @@ public:
     int detections() const { return detections_; }
 
 private:
-    // One line of the file per entry; only the line asked for is parsed.
-    struct Entry {
-        std::string line;                                      // {"key": [[path, stamp], ...], "data": ...}
-    };
     fs::path file_;
-    std::map<std::string, Entry> entries_;  // "toolkit\n<path>" / "cudnn\n<path>\n<variant>"
+    std::string text_;                  // the file as read
+    std::deque<std::string> owned_;     // records made by this process
+    std::map<std::string, std::string_view> entries_;  // id -> its record (in text_ or owned_)
     bool dirty_ = false;
     int detections_ = 0;
 
-    // The detection result kept for `id`, as JSON text, while its key holds.
-    std::optional<std::string> valid(const std::string& id) const;
+    // The fields of the detection result kept for `id`, while its key holds.
+    std::optional<std::vector<std::string_view>> valid(const std::string& id) const;
+    // The kept result for `id` (hit: one was kept, possibly "none there").
+    template <class T, class Decode>
+    std::optional<T> kept(const std::string& id, std::string_view kind, Decode decode, bool& hit) const;
     void put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
-             const std::string& data);
+             const std::vector<std::string>& data);
 };
 
 }  // namespace cudaenv

@@ -1,7 +1,6 @@
 #include "core/host_compiler.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
 #include "core/activation.hpp"
@@ -11,6 +10,7 @@
 #include "util/embedded.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/records.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -175,19 +175,24 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     for (const auto& dir : str::split(path, ':'))
         if (!dir.empty()) key += "\n" + dir + "=" + path_stamp(fsx::from_utf8(dir));
 
-    // The kept decision: {"key": ..., "choice": null | {"path", "reason"}}.
-    const auto file = store_root / "cache" / "host_compiler.json";
-    nlohmann::json kept = nlohmann::json::object();
+    // The kept decisions, one record each (util/records.hpp): key, then
+    // "none" or "use", path, reason. Read on every switch, so no JSON parser.
+    const auto file = store_root / "cache" / "host_compiler.txt";
+    std::vector<std::string> kept;  // the records of other keys, to keep
     if (auto text = fsx::read_file(file, 1 << 20)) {
-        auto j = nlohmann::json::parse(*text, nullptr, false);
-        if (j.is_object()) kept = j;
-    }
-    if (auto it = kept.find(key); it != kept.end() && (it->is_null() || it->is_object())) {
-        if (it->is_null()) return std::nullopt;
-        try {
-            return HostCompilerChoice{it->at("path").get<std::string>(), it->at("reason").get<std::string>()};
-        } catch (const nlohmann::json::exception&) {
+        records::Reader r(*text);
+        std::vector<std::string_view> f;
+        std::string_view raw;
+        while (r.next(f, &raw)) {
+            if (f.empty()) continue;
+            if (f[0] != key) {
+                kept.emplace_back(raw);
+                continue;
+            }
+            if (f.size() == 2 && f[1] == "none") return std::nullopt;
+            if (f.size() == 4 && f[1] == "use") return HostCompilerChoice{std::string(f[2]), std::string(f[3])};
         }
+        if (r.damaged()) kept.clear();
     }
 
     std::optional<CompilerId> id;
@@ -198,12 +203,15 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     auto choice = choose_host_compiler(
         cuda, id, [&](const std::string& name) { return platform::find_on_path(name, path); }, what);
 
-    if (kept.size() > 32) kept = nlohmann::json::object();  // keys of old PATHs pile up: start again
-    kept[key] = choice ? nlohmann::json{{"path", choice->path}, {"reason", choice->reason}} : nlohmann::json(nullptr);
+    if (kept.size() >= 32) kept.clear();  // keys of old PATHs pile up: start again
+    std::string out;
+    for (const auto& k : kept) out += k;
+    if (choice) records::put_record(out, {key, "use", choice->path, choice->reason});
+    else records::put_record(out, {key, "none"});
     if (fsx::is_dir(store_root)) {
         fs::create_directories(file.parent_path(), ec);
         try {
-            fsx::write_file_atomic(file, kept.dump() + "\n");
+            fsx::write_file_atomic(file, out);
         } catch (const Error&) {
             // a store that cannot be written asks again next time
         }

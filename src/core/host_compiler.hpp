@@ -5,7 +5,7 @@
 // clang++-N is on PATH, `use` points NVCC_CCBIN (nvcc) and CUDAHOSTCXX
 // (CMake) at it, never over a value the user set.
 //
-// Cost: the decision is kept in <store>/cache/host_compiler.json, keyed by
+// Cost: the decision is kept in <store>/cache/host_compiler.txt, keyed by
 // the CUDA release, PATH, and the resolved `c++` with its mtime and size;
 // while that key holds, no compiler is started, so the prompt hook and the
 // shims only stat a few paths. A new key starts `c++ --version` once.

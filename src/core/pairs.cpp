@@ -100,9 +100,10 @@ std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
 
 }  // namespace
 
-Pair select_pair(const Spec& spec, Store& store) {
-    auto toolkits = store.toolkits();
-    auto cudnns = store.cudnns();
+Pair select_pair(const Spec& spec, Store& store) { return select_pair(spec, store, store.toolkits(), store.cudnns()); }
+
+Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord>& toolkits,
+                 const std::vector<CudnnRecord>& cudnns) {
     const ToolkitRecord* tk = nullptr;
     for (const auto& t : toolkits)
         if (toolkit_matches(t, spec)) {

@@ -49,6 +49,9 @@ bool cudnn_fits(const CudnnRecord& c, const ToolkitRecord& t);
 // The pair `spec` names (spec must not be system). Throws Error listing
 // what is installed when nothing matches.
 Pair select_pair(const Spec& spec, Store& store);
+// The same from the store's lists already read (store.toolkits(), store.cudnns()).
+Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord>& toolkits,
+                 const std::vector<CudnnRecord>& cudnns);
 
 // Every toolkit with every cuDNN that fits it (the default one first), or
 // with none when no cuDNN fits.

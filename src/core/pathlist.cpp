@@ -51,14 +51,28 @@ bool same_path_entry(std::string_view a, std::string_view b, PathStyle style) {
     return path_entry_key(a, style) == path_entry_key(b, style);
 }
 
-bool path_entry_under(std::string_view entry, std::string_view root, PathStyle style) {
-    auto e = path_entry_key(entry, style);
-    auto r = path_entry_key(root, style);
+namespace {
+
+bool under(std::string_view e, std::string_view r, char sep) {
     if (r.empty() || e.empty()) return false;
     if (e == r) return true;
-    char sep = style == PathStyle::windows ? '\\' : '/';
     if (r.back() == sep) return e.starts_with(r);
     return e.size() > r.size() && e.starts_with(r) && e[r.size()] == sep;
+}
+
+// path_entry_key's POSIX form, as a view: trailing slashes off.
+std::string_view posix_key(std::string_view s) {
+    while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+bool path_entry_under(std::string_view entry, std::string_view root, PathStyle style) {
+    // Asked for every PATH entry against every adopted folder on each switch:
+    // the POSIX key needs no copy.
+    if (style == PathStyle::posix) return under(posix_key(entry), posix_key(root), '/');
+    return under(path_entry_key(entry, style), path_entry_key(root, style), '\\');
 }
 
 std::string rewrite_path_list(std::string_view current, const std::vector<std::string>& prepend,

@@ -4,6 +4,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "core/config_cache.hpp"
 #include "core/system_store.hpp"
 #include "core/checks.hpp"
 #include "platform/lock.hpp"
@@ -31,7 +32,7 @@ void Store::check_root() const {
 Config& Store::config() {
     if (!config_) {
         check_root();
-        config_ = Config::load(config_file());
+        config_ = load_config_cached(config_file(), cache_dir() / "config.txt");
     }
     return *config_;
 }

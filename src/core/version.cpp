@@ -5,13 +5,18 @@
 namespace cudaenv {
 
 std::optional<Version> Version::parse(std::string_view s) {
-    auto fields = str::split(s, '.');
-    if (fields.empty() || fields.size() > 4) return std::nullopt;
+    // Up to four dot-separated numbers of at most 9 digits each. Read in
+    // place: versions are parsed for every adopted folder on every switch.
     std::vector<int> parts;
-    for (const auto& f : fields) {
+    parts.reserve(4);
+    for (size_t start = 0;;) {
+        size_t dot = s.find('.', start);
+        auto f = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         int v = 0;
-        if (f.size() > 9 || !str::parse_int(f, v)) return std::nullopt;
+        if (parts.size() == 4 || f.size() > 9 || !str::parse_int(f, v)) return std::nullopt;
         parts.push_back(v);
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
     }
     return Version(std::move(parts));
 }

@@ -130,9 +130,11 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     return errno == ENOENT ? 127 : 126;
 }
 
-std::optional<FileStamp> file_stamp(const fs::path& p) {
+std::optional<FileStamp> file_stamp(const fs::path& p) { return file_stamp(p.native()); }
+
+std::optional<FileStamp> file_stamp(const std::string& utf8) {
     struct stat st {};
-    if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+    if (::stat(utf8.c_str(), &st) != 0) return std::nullopt;
     return FileStamp{static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec,
                      static_cast<unsigned long long>(st.st_size), S_ISDIR(st.st_mode)};
 }

@@ -205,6 +205,8 @@ std::optional<FileStamp> file_stamp(const fs::path& p) {
     return FileStamp{static_cast<long long>(t) * 100, size, (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0};
 }
 
+std::optional<FileStamp> file_stamp(const std::string& utf8) { return file_stamp(fsx::from_utf8(utf8)); }
+
 void make_executable(const fs::path&) {}
 
 const char* exe_suffix() { return ".exe"; }

@@ -6,15 +6,6 @@
 
 namespace cudaenv::fsx {
 
-fs::path from_utf8(std::string_view s) {
-    return fs::path(std::u8string(reinterpret_cast<const char8_t*>(s.data()), s.size()));
-}
-
-std::string to_utf8(const fs::path& p) {
-    auto u8 = p.u8string();
-    return std::string(reinterpret_cast<const char*>(u8.data()), u8.size());
-}
-
 std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
     std::ifstream in(p, std::ios::binary);
     if (!in) return std::nullopt;
@@ -44,6 +35,9 @@ bool exists(const fs::path& p) {
 }
 
 fs::path absolute_normal(const fs::path& p) {
+    // What cudaenv wrote itself is absolute and normal already, and this runs
+    // for every adopted folder on every switch: skip the work for it.
+    if (is_absolute_normal(p)) return p;
     std::error_code ec;
     auto abs = fs::absolute(p, ec);
     if (ec) abs = p;

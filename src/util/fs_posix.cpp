@@ -34,7 +34,41 @@ ReadStatus status_of(int err) {
     }
 }
 
+std::string identity_of(const struct stat& st) {
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+           std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec) + ":" +
+           std::to_string(st.st_size);
+}
+
 }  // namespace
+
+// Paths are bytes here, and cudaenv's strings are UTF-8: nothing to convert
+// (the char8_t route costs a codecvt call per path, on every adopted folder).
+fs::path from_utf8(std::string_view s) { return fs::path(std::string(s)); }
+
+std::string to_utf8(const fs::path& p) { return p.native(); }
+
+bool is_absolute_normal(const fs::path& p) {
+    std::string_view s = p.native();
+    if (s.empty() || s[0] != '/') return false;
+    if (s.size() == 1) return true;
+    if (s.back() == '/') return false;
+    // Every part between slashes: not empty, not ".", not "..".
+    for (size_t start = 1; start <= s.size();) {
+        size_t end = s.find('/', start);
+        if (end == std::string_view::npos) end = s.size();
+        auto part = s.substr(start, end - start);
+        if (part.empty() || part == "." || part == "..") return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+std::string file_identity(const fs::path& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return {};
+    return identity_of(st);
+}
 
 ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     ReadResult r;
@@ -64,6 +98,7 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
         r.status = ReadStatus::too_large;
         return r;
     }
+    r.stamp = identity_of(st);
     char buf[16384];
     for (;;) {
         auto n = ::read(f.fd, buf, sizeof buf);

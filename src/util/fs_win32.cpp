@@ -11,6 +11,27 @@
 
 namespace cudaenv::fsx {
 
+fs::path from_utf8(std::string_view s) {
+    return fs::path(std::u8string(reinterpret_cast<const char8_t*>(s.data()), s.size()));
+}
+
+std::string to_utf8(const fs::path& p) {
+    auto u8 = p.u8string();
+    return std::string(reinterpret_cast<const char*>(u8.data()), u8.size());
+}
+
+// Drive letters, UNC names and both slashes: lexically_normal decides.
+bool is_absolute_normal(const fs::path&) { return false; }
+
+std::string file_identity(const fs::path& p) {
+    std::error_code ec;
+    auto mtime = fs::last_write_time(p, ec);
+    if (ec) return {};
+    auto size = fs::file_size(p, ec);
+    if (ec) return {};
+    return std::to_string(mtime.time_since_epoch().count()) + ":" + std::to_string(size);
+}
+
 ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     ReadResult r;
     std::error_code ec;
@@ -31,6 +52,7 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
         r.status = ReadStatus::too_large;
         return r;
     }
+    r.stamp = file_identity(p);
     std::ifstream in(p, std::ios::binary);
     if (!in) {
         r.status = ReadStatus::error;

@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include "core/config.hpp"
+#include "core/config_cache.hpp"
+#include "util/fs.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 
@@ -151,5 +155,73 @@ TEST_CASE("Config::to_toml") {
         size_t n = 0;
         for ([[maybe_unused]] const auto& e : fs::directory_iterator(tmp.path())) ++n;
         CHECK(n == 1);
+    }
+}
+
+TEST_CASE("config.toml's copy in cache/config.txt (core/config_cache)") {
+    TempDir tmp("config-cache");
+    auto file = tmp / "config.toml";
+    auto copy = tmp / "cache" / "config.txt";
+    Config c;
+    c.global = "12.6";
+    c.mirror = "/srv/m";
+    c.pins = {{"12.6.3", "9.1.0"}};
+    c.toolkits = {{"/opt/cuda 12\n'q'\t:x", V("12.6.3")}, {"/home/ü/中文/cuda", V("13.0.2")}};
+    c.cudnns = {{"C:\\NVIDIA\\CUDNN\\v9.1", "12.6", V("9.1.0"), 12}, {"/opt/cudnn", "", V("8.9.7.29"), 0}};
+    c.save(file);
+
+    // The first load parses config.toml and writes the copy; the next reads the copy.
+    auto first = load_config_cached(file, copy);
+    CHECK(first.to_toml() == c.to_toml());
+    REQUIRE(fs::exists(copy));
+    auto again = read_config_cache(copy, fsx::file_identity(file));
+    REQUIRE(again.has_value());
+    CHECK(again->to_toml() == c.to_toml());
+    CHECK(load_config_cached(file, copy).to_toml() == c.to_toml());
+
+    SUBCASE("a copy of another config.toml is not used") {
+        CHECK_FALSE(read_config_cache(copy, "1:2:3:4").has_value());
+        Config d = c;
+        d.global = "11.8";
+        d.save(file);  // what cudaenv does: a new file renamed over the old
+        CHECK(load_config_cached(file, copy).global == "11.8");
+        CHECK(read_config_cache(copy, fsx::file_identity(file))->global == "11.8");
+    }
+    SUBCASE("an edit in place is seen") {
+        auto text = read(file);
+        auto pos = text.find("'12.6'");
+        REQUIRE(pos != std::string::npos);
+        text.replace(pos, 6, "'11.8'");  // the same size
+        auto before = fs::last_write_time(file);
+        write(file, text);
+        fs::last_write_time(file, before + std::chrono::seconds(2));
+        CHECK(load_config_cached(file, copy).global == "11.8");
+    }
+    SUBCASE("a damaged or cut copy is not used") {
+        auto whole = read(copy);
+        for (size_t cut : {whole.size() - 1, whole.size() - 6, whole.size() / 2, size_t(10)}) {
+            write(copy, whole.substr(0, cut));
+            CHECK_FALSE(read_config_cache(copy, fsx::file_identity(file)).has_value());
+            CHECK(load_config_cached(file, copy).to_toml() == c.to_toml());
+        }
+        auto bad_version = whole;
+        auto pos = bad_version.find("12.6.3", bad_version.find("toolkit"));
+        bad_version.replace(pos, 6, "12.x.3");
+        write(copy, bad_version);
+        CHECK_FALSE(read_config_cache(copy, fsx::file_identity(file)).has_value());
+    }
+    SUBCASE("a store that cannot hold the copy still loads") {
+        write(tmp / "cache2");  // a file where the folder would be
+        CHECK(load_config_cached(file, tmp / "cache2" / "config.txt").to_toml() == c.to_toml());
+    }
+    SUBCASE("no config.toml: an empty config, no copy written") {
+        fs::remove(file);
+        fs::remove(copy);
+        CHECK(load_config_cached(file, copy).toolkits.empty());
+        CHECK_FALSE(fs::exists(copy));
+    }
+    SUBCASE("a broken config.toml is an error even with a copy there") {
+        write(file, "[[toolkit]\n");
+        CHECK_THROWS_AS(load_config_cached(file, copy), Error);
     }
 }

@@ -7,6 +7,8 @@
 
 #include "core/detect.hpp"
 #include "core/detect_cache.hpp"
+#include "platform/platform.hpp"
+#include "util/fs.hpp"
 #include "test_support.hpp"
 
 using namespace cudaenv;
@@ -485,11 +487,49 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK(cache.detections() == 2);
     }
     SUBCASE("a damaged cache file is no cache") {
-        write(store / "cache" / "detected.txt", "cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n");
-        DetectionCache cache(store.path());
-        CHECK(cache.toolkit(tk)->version == V("12.6.3"));
-        CHECK(cache.detections() == 1);
+        auto id = "toolkit\n" + fsx::to_utf8(fsx::absolute_normal(tk));
+        auto rec = [](std::initializer_list<std::string> fields) {
+            std::string out;
+            for (const auto& f : fields) out += std::to_string(f.size()) + ":" + f;
+            return out + "\n";
+        };
+        for (std::string text : {
+                 std::string("cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n"),  // the older format
+                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x"}),           // too few fields
+                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x", "not.a.version!", "s", "l", "0",
+                                                      "0", "0", ""}),
+                 "cudaenv detection cache 2\n" + rec({id, "7", "toolkit"}),  // more keys than fields
+                 "cudaenv detection cache 2\n" + rec({id, "0", "null"}).substr(0, 20),  // cut short
+                 "cudaenv detection cache 2\n99999:" + id + "\n",
+             }) {
+            CAPTURE(text);
+            write(store / "cache" / "detected.txt", text);
+            DetectionCache cache(store.path());
+            CHECK(cache.toolkit(tk)->version == V("12.6.3"));
+            CHECK(cache.detections() == 1);
+        }
     }
+}
+
+TEST_CASE("DetectionCache: a folder whose name holds a newline, a tab and a colon") {
+    if (platform::is_windows) return;  // such names cannot be made there
+    TempDir store("dc-store");
+    TempDir tree("dc-tree");
+    auto tk = tree / "cuda 12.6\n\t:x";
+    write(tk / "bin" / "nvcc", "");
+    write(tk / "lib64" / "libcudart.so.12", "");
+    write(tk / "version.json", version_json("12.6.3"));
+    {
+        DetectionCache cache(store.path());
+        REQUIRE(cache.toolkit(tk).has_value());
+    }
+    DetectionCache cache(store.path());
+    auto t = cache.toolkit(tk);
+    REQUIRE(t.has_value());
+    CHECK(cache.detections() == 0);
+    CHECK(t->root == N(tk));
+    CHECK(t->lib_dirs == std::vector<fs::path>{N(tk / "lib64")});
+    CHECK(t->nvcc == N(tk / "bin" / "nvcc"));
 }
 
 TEST_CASE("DetectionCache: cuDNN") {

@@ -11,6 +11,7 @@
 #include "util/elf.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/records.hpp"
 #include "util/strings.hpp"
 
 using namespace cudaenv;
@@ -153,6 +154,66 @@ TEST_CASE("fsx") {
         CHECK(fsx::absolute_normal(tmp / "a" / ".." / "b" / ".") == (tmp / "b").lexically_normal());
         CHECK(fsx::absolute_normal(fs::path(tmp.path().string() + "/x/")) == (tmp / "x").lexically_normal());
         CHECK(fsx::absolute_normal("rel").is_absolute());
+    }
+    SUBCASE("is_absolute_normal: only text that absolute_normal leaves as it is") {
+        if (platform::is_windows) {
+            CHECK_FALSE(fsx::is_absolute_normal("C:\\x"));
+            return;
+        }
+        for (const char* p : {"/", "/usr", "/a/b c/d", "/a/.b/..c/d.", "/a\n/b"}) {
+            CAPTURE(p);
+            CHECK(fsx::is_absolute_normal(p));
+            CHECK(fsx::absolute_normal(p) == fs::path(p).lexically_normal());
+        }
+        for (const char* p : {"", "rel", "./a", "//a", "/a//b", "/a/", "/a/.", "/a/./b", "/a/..", "/a/../b", "/.."}) {
+            CAPTURE(p);
+            CHECK_FALSE(fsx::is_absolute_normal(p));
+        }
+        CHECK(fsx::absolute_normal("/a//b/./c/../d/") == fs::path("/a/b/d"));
+    }
+    SUBCASE("file_identity changes when the file is rewritten or replaced") {
+        auto p = tmp / "f";
+        CHECK(fsx::file_identity(p).empty());
+        fsx::write_file_atomic(p, "one");
+        auto first = fsx::file_identity(p);
+        CHECK_FALSE(first.empty());
+        CHECK(fsx::file_identity(p) == first);
+        CHECK(fsx::read_regular_file(p, 100).stamp == first);
+        fsx::write_file_atomic(p, "two");  // same size, a new file renamed over it
+        CHECK(fsx::file_identity(p) != first);
+    }
+}
+
+TEST_CASE("records: fields of any bytes, read back as written") {
+    std::string text;
+    records::put_record(text, {"a", "", std::string_view("x\n\t:9\0y", 7)});
+    records::put_record(text, {});
+    records::put_record(text, {"12:34"});
+    records::Reader r(text);
+    std::vector<std::string_view> f;
+    std::string_view raw;
+    REQUIRE(r.next(f, &raw));
+    CHECK(f == std::vector<std::string_view>{"a", "", std::string_view("x\n\t:9\0y", 7)});
+    CHECK(records::fields_of(raw) == f);
+    REQUIRE(r.next(f));
+    CHECK(f.empty());
+    REQUIRE(r.next(f));
+    CHECK(f == std::vector<std::string_view>{"12:34"});
+    CHECK_FALSE(r.next(f));
+    CHECK_FALSE(r.damaged());
+
+    std::vector<std::string_view> g{"7", "x"};
+    records::Fields in(g);
+    CHECK(in.number() == 7);
+    CHECK_THROWS_AS(in.number(), std::out_of_range);
+    CHECK_THROWS_AS(in.next(), std::out_of_range);
+
+    for (const char* bad : {"3:ab", "3:abc", "x:abc\n", "-1:\n", "99999999999999999999:a\n", "3abc\n", "2:ab3:\n"}) {
+        CAPTURE(bad);
+        records::Reader d(bad);
+        while (d.next(f)) {
+        }
+        CHECK(d.damaged());
     }
 }
 
