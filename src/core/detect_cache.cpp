@@ -158,6 +158,19 @@ std::vector<std::pair<std::string, std::string>> make_key(std::vector<fs::path> 
     return key;
 }
 
+// An absent path whose folder is in the key says nothing more: creating it
+// changes that folder's mtime (or needs the folder created first, which the
+// folder's own entry shows). Left out, a lookup stats fewer paths.
+void drop_implied(std::vector<std::pair<std::string, std::string>>& key) {
+    std::vector<std::string> present;
+    for (const auto& [p, st] : key) present.push_back(p);
+    std::erase_if(key, [&](const auto& k) {
+        if (k.second != "-") return false;
+        auto parent = fsx::to_utf8(fsx::from_utf8(k.first).parent_path());
+        return parent != k.first && std::find(present.begin(), present.end(), parent) != present.end();
+    });
+}
+
 }  // namespace
 
 namespace {
@@ -260,6 +273,7 @@ std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
+    drop_implied(key);
     put(id, key, t ? encode(*t) : std::vector<std::string>{"null"});
     return t;
 }
@@ -277,6 +291,7 @@ std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::st
     for (auto& k : key)
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
+    drop_implied(key);
     put(id, key, c ? encode(*c) : std::vector<std::string>{"null"});
     return c;
 }

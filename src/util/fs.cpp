@@ -1,23 +1,9 @@
 #include "util/fs.hpp"
 
-#include <fstream>
 
 #include "util/error.hpp"
 
 namespace cudaenv::fsx {
-
-std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string out;
-    char buf[8192];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        out.append(buf, static_cast<size_t>(in.gcount()));
-        if (out.size() > max_bytes) return std::nullopt;
-    }
-    if (in.bad()) return std::nullopt;
-    return out;
-}
 
 bool is_dir(const fs::path& p) {
     std::error_code ec;

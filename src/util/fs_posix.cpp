@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -64,6 +65,13 @@ bool is_absolute_normal(const fs::path& p) {
     return true;
 }
 
+// Through read_regular_file: no iostream buffers, and never opens a FIFO.
+std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
+    auto r = read_regular_file(p, max_bytes);
+    if (r.status != ReadStatus::ok) return std::nullopt;
+    return std::move(r.text);
+}
+
 std::string file_identity(const fs::path& p) {
     struct stat st {};
     if (::stat(p.c_str(), &st) != 0) return {};
@@ -99,9 +107,13 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
         return r;
     }
     r.stamp = identity_of(st);
-    char buf[16384];
+    // Straight into the string, sized by fstat plus one byte to see the end
+    // in the same read; it grows for files that report no size (/proc).
+    size_t have = 0;
+    r.text.resize(static_cast<size_t>(st.st_size) + 1);
     for (;;) {
-        auto n = ::read(f.fd, buf, sizeof buf);
+        if (have == r.text.size()) r.text.resize(std::min(have * 2, max_bytes + 1));
+        auto n = ::read(f.fd, r.text.data() + have, r.text.size() - have);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             r.status = ReadStatus::error;
@@ -110,13 +122,18 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
             return r;
         }
         if (n == 0) break;
-        r.text.append(buf, static_cast<size_t>(n));
-        if (r.text.size() > max_bytes) {  // grew while we read
+        const auto asked = r.text.size() - have;
+        have += static_cast<size_t>(n);
+        if (have > max_bytes) {  // grew while we read
             r.status = ReadStatus::too_large;
             r.text.clear();
             return r;
         }
+        // All fstat said was there, in a read that asked for more: the end,
+        // without one more read to see 0 (not for /proc, whose size is 0).
+        if (st.st_size > 0 && have == static_cast<size_t>(st.st_size) && static_cast<size_t>(n) < asked) break;
     }
+    r.text.resize(have);
     return r;
 }
 

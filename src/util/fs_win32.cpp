@@ -23,6 +23,19 @@ std::string to_utf8(const fs::path& p) {
 // Drive letters, UNC names and both slashes: lexically_normal decides.
 bool is_absolute_normal(const fs::path&) { return false; }
 
+std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string out;
+    char buf[8192];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        out.append(buf, static_cast<size_t>(in.gcount()));
+        if (out.size() > max_bytes) return std::nullopt;
+    }
+    if (in.bad()) return std::nullopt;
+    return out;
+}
+
 std::string file_identity(const fs::path& p) {
     std::error_code ec;
     auto mtime = fs::last_write_time(p, ec);

@@ -477,6 +477,19 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK(cache.detections() == 1);
         CHECK(t->lib_dirs == std::vector<fs::path>{N(tk / "targets" / "x86_64-linux" / "lib")});
     }
+    SUBCASE("a file that appears in a folder of the key (absent paths below such folders are not stat'ed)") {
+        std::error_code ec;
+        fs::create_directories(tk / "include");
+        fs::last_write_time(tk / "include", fs::last_write_time(tk / "include") - std::chrono::seconds(5), ec);
+        DetectionCache warm(store.path());
+        warm.refresh();
+        warm.toolkit(tk);
+        warm.save();
+        write(tk / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12060\n");
+        DetectionCache cache(store.path());
+        cache.toolkit(tk);
+        CHECK(cache.detections() == 1);
+    }
     SUBCASE("refresh forgets everything; forget one folder") {
         DetectionCache cache(store.path());
         cache.forget(tk);
