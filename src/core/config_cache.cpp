@@ -11,17 +11,17 @@ namespace cudaenv {
 
 namespace {
 
-// The first record: what this is and which config.toml it copies.
-constexpr std::string_view kind = "cudaenv config copy 1";
+// The first record: what this is, and the text of the config.toml it copies.
+constexpr std::string_view kind = "cudaenv config copy 2";
 
 }  // namespace
 
-std::optional<Config> read_config_cache(const std::filesystem::path& cache_file, std::string_view stamp) {
+std::optional<Config> read_config_cache(const std::filesystem::path& cache_file, std::string_view toml) {
     auto text = fsx::read_file(cache_file, kMaxStoreFileBytes);
     if (!text) return std::nullopt;
     records::Reader r(*text);
     std::vector<std::string_view> f;
-    if (!r.next(f) || f.size() != 2 || f[0] != kind || f[1] != stamp) return std::nullopt;
+    if (!r.next(f) || f.size() != 2 || f[0] != kind || f[1] != toml) return std::nullopt;
     Config c;
     try {
         while (r.next(f)) {
@@ -62,10 +62,9 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
     return std::nullopt;  // damaged or cut short: parse config.toml
 }
 
-void write_config_cache(const std::filesystem::path& cache_file, std::string_view stamp, const Config& c) {
-    if (stamp.empty()) return;
+void write_config_cache(const std::filesystem::path& cache_file, std::string_view toml, const Config& c) {
     std::string out;
-    records::put_record(out, {kind, stamp});
+    records::put_record(out, {kind, toml});
     if (c.global) records::put_record(out, {"global", *c.global});
     if (c.mirror) records::put_record(out, {"mirror", *c.mirror});
     for (const auto& [k, v] : c.pins) records::put_record(out, {"pin", k, v});
@@ -85,13 +84,11 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
 }
 
 Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file) {
-    if (auto now = fsx::file_identity(config_file); !now.empty())
-        if (auto c = read_config_cache(cache_file, now)) return std::move(*c);
-    std::string stamp;
-    auto text = read_store_file(config_file, &stamp);
+    auto text = read_store_file(config_file);
     if (!text) return Config{};
+    if (auto c = read_config_cache(cache_file, *text)) return std::move(*c);
     auto c = Config::parse(*text, config_file);
-    write_config_cache(cache_file, stamp, c);
+    write_config_cache(cache_file, *text, c);
     return c;
 }
 

@@ -2,17 +2,17 @@
 // config.toml as last parsed, kept in <store>/cache/config.txt in the store's
 // record format (util/records.hpp), so that what runs on every switch (env,
 // use, hook-env, the tool shims) reads the adopted folders without a TOML
-// parser: toml++ costs about as much as the rest of `env` together
+// parser: toml++ cost about as much as the rest of `env` together
 // (docs/performance.md).
 //
-// The copy names the config.toml it was made from by fsx::file_identity
-// (device, inode, mtime, size), taken before that file was read; it is used
-// only while config.toml is still that file. cudaenv replaces config.toml
-// by renaming a new file over it, and an editor's rewrite changes its
-// mtime, so any change means parsing the TOML again. The copy is written
-// by whoever parsed the TOML (best effort: a store that cannot be written
-// just keeps none), never under the store's lock, and never read by a
-// writer, which always parses config.toml itself.
+// The copy holds the very text of the config.toml it was parsed from and is
+// used only while config.toml reads the same, byte for byte. Reading a few
+// KiB and comparing them costs little, and unlike an mtime it cannot be
+// fooled by two writes within one tick of the file system's clock (Windows
+// and Linux both stamp files with a coarse clock). The copy is written by
+// whoever parsed the TOML (best effort: a store that cannot be written just
+// keeps none), never under the store's lock, and never read by a writer,
+// which always parses config.toml itself.
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -25,10 +25,10 @@ namespace cudaenv {
 // (and the copy written). Errors as Config::load.
 Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file);
 
-// The copy's content when it was made from the file `stamp` names; nullopt
-// when it is missing, damaged or stale.
-std::optional<Config> read_config_cache(const std::filesystem::path& cache_file, std::string_view stamp);
-// Writes the copy (best effort).
-void write_config_cache(const std::filesystem::path& cache_file, std::string_view stamp, const Config& c);
+// The copy's content when it was made from config.toml text `toml`; nullopt
+// when it is missing, damaged or of another text.
+std::optional<Config> read_config_cache(const std::filesystem::path& cache_file, std::string_view toml);
+// Writes the copy of `c`, parsed from `toml` (best effort).
+void write_config_cache(const std::filesystem::path& cache_file, std::string_view toml, const Config& c);
 
 }  // namespace cudaenv

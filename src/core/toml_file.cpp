@@ -6,9 +6,8 @@
 
 namespace cudaenv {
 
-std::optional<std::string> read_store_file(const std::filesystem::path& file, std::string* stamp) {
+std::optional<std::string> read_store_file(const std::filesystem::path& file) {
     auto r = fsx::read_regular_file(file, kMaxStoreFileBytes);
-    if (stamp) *stamp = r.stamp;
     auto shown = "'" + fsx::to_utf8(file) + "'";
     switch (r.status) {
         case fsx::ReadStatus::ok: return std::move(r.text);

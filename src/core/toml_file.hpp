@@ -15,9 +15,8 @@ inline constexpr size_t kMaxStoreFileBytes = 16u << 20;
 // The text of `file`, or nullopt when there is none (a missing file or a
 // dangling link: an empty config). Throws Error naming the path and what to
 // do when it is a folder or another non-file, a looping link, too large,
-// below something that is not a folder, or unreadable. `stamp`, when given,
-// gets the file's fsx::file_identity as it was read.
-std::optional<std::string> read_store_file(const std::filesystem::path& file, std::string* stamp = nullptr);
+// below something that is not a folder, or unreadable.
+std::optional<std::string> read_store_file(const std::filesystem::path& file);
 
 // toml++'s table of `text`, after check_toml_limits. Throws Error
 // ("<file>:<line>:<col>: <reason>") that tells the user the file is unchanged.

@@ -33,15 +33,9 @@ struct ReadResult {
     ReadStatus status = ReadStatus::ok;
     std::string text;    // when ok
     std::string detail;  // the OS's words, when error
-    std::string stamp;   // file_identity() of the file read, taken before reading it
 };
 // Reads a regular file of at most `max_bytes`, telling apart why it failed.
 ReadResult read_regular_file(const fs::path& p, size_t max_bytes);
-
-// One stat's worth of who a file is now (device, inode, mtime in ns, size on
-// POSIX; mtime and size on Windows), compared for equality only: a rewrite
-// or a replacement changes it. Empty when the file cannot be stat'ed.
-std::string file_identity(const fs::path& p);
 
 // Writes through a temporary file in the same folder and renames it over the
 // target, so a reader sees the old content or the new one, never a mix. The

@@ -35,12 +35,6 @@ ReadStatus status_of(int err) {
     }
 }
 
-std::string identity_of(const struct stat& st) {
-    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
-           std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec) + ":" +
-           std::to_string(st.st_size);
-}
-
 }  // namespace
 
 // Paths are bytes here, and cudaenv's strings are UTF-8: nothing to convert
@@ -72,12 +66,6 @@ std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
     return std::move(r.text);
 }
 
-std::string file_identity(const fs::path& p) {
-    struct stat st {};
-    if (::stat(p.c_str(), &st) != 0) return {};
-    return identity_of(st);
-}
-
 ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     ReadResult r;
     // stat first so that a FIFO or a device is never opened; fstat again after
@@ -106,7 +94,6 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
         r.status = ReadStatus::too_large;
         return r;
     }
-    r.stamp = identity_of(st);
     // Straight into the string, sized by fstat plus one byte to see the end
     // in the same read; it grows for files that report no size (/proc).
     size_t have = 0;

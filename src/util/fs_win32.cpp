@@ -36,15 +36,6 @@ std::optional<std::string> read_file(const fs::path& p, size_t max_bytes) {
     return out;
 }
 
-std::string file_identity(const fs::path& p) {
-    std::error_code ec;
-    auto mtime = fs::last_write_time(p, ec);
-    if (ec) return {};
-    auto size = fs::file_size(p, ec);
-    if (ec) return {};
-    return std::to_string(mtime.time_since_epoch().count()) + ":" + std::to_string(size);
-}
-
 ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     ReadResult r;
     std::error_code ec;
@@ -65,7 +56,6 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
         r.status = ReadStatus::too_large;
         return r;
     }
-    r.stamp = file_identity(p);
     std::ifstream in(p, std::ios::binary);
     if (!in) {
         r.status = ReadStatus::error;
