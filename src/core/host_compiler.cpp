@@ -163,20 +163,18 @@ std::optional<HostCompilerChoice> choose_host_compiler(
 std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root, const Version& cuda,
                                                      const std::string& path) {
     // Only on a changed key is compat.toml parsed and a compiler started.
-    auto cxx = default_host_compiler(path, false);
-    if (!cxx) return std::nullopt;
-    const auto what = fsx::to_utf8(fsx::from_utf8(*cxx).filename());
-    std::error_code ec;
-    auto real = fs::canonical(fsx::from_utf8(*cxx), ec);
-    if (ec) return std::nullopt;
+    // The key: the CUDA release and each PATH folder's mtime (a compiler added
+    // to or removed from a PATH folder changes it). Each kept decision also
+    // names the compiler PATH gave and its stamp, which follows links: an
+    // update-alternatives switch or an upgrade in place changes it. So a
+    // lookup stats PATH's folders and that one file, and searches nothing.
     const auto mm = Version({cuda.major(), cuda.minor()}).str();
-    // A compiler added to or removed from a PATH folder changes that folder's mtime.
-    auto key = mm + "\n" + fsx::to_utf8(real) + "\n" + path_stamp(real);
+    std::string key = mm;
     for (const auto& dir : str::split(path, ':'))
-        if (!dir.empty()) key += "\n" + dir + "=" + path_stamp(fsx::from_utf8(dir));
+        if (!dir.empty()) key += "\n" + dir + "=" + path_stamp(dir);
 
-    // The kept decisions, one record each (util/records.hpp): key, then
-    // "none" or "use", path, reason. Read on every switch, so no JSON parser.
+    // One record each (util/records.hpp): key, compiler, its stamp, then
+    // "none", or "use", path, reason. Read on every switch: no JSON parser.
     const auto file = store_root / "cache" / "host_compiler.txt";
     std::vector<std::string> kept;  // the records of other keys, to keep
     if (auto text = fsx::read_file(file, 1 << 20)) {
@@ -189,12 +187,20 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
                 kept.emplace_back(raw);
                 continue;
             }
-            if (f.size() == 2 && f[1] == "none") return std::nullopt;
-            if (f.size() == 4 && f[1] == "use") return HostCompilerChoice{std::string(f[2]), std::string(f[3])};
+            if (f.size() < 4 || path_stamp(std::string(f[1])) != f[2]) continue;  // stale: decide again
+            if (f.size() == 4 && f[3] == "none") return std::nullopt;
+            if (f.size() == 6 && f[3] == "use") return HostCompilerChoice{std::string(f[4]), std::string(f[5])};
         }
         if (r.damaged()) kept.clear();
     }
 
+    auto cxx = default_host_compiler(path, false);
+    if (!cxx) return std::nullopt;
+    const auto cxx_stamp = path_stamp(*cxx);
+    const auto what = fsx::to_utf8(fsx::from_utf8(*cxx).filename());
+    std::error_code ec;
+    auto real = fs::canonical(fsx::from_utf8(*cxx), ec);
+    if (ec) return std::nullopt;
     std::optional<CompilerId> id;
     if (!host_compiler_rule(cuda)) return std::nullopt;
     auto pr = platform::run_process({fsx::to_utf8(real), "--version"}, platform::environment(),
@@ -206,8 +212,8 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     if (kept.size() >= 32) kept.clear();  // keys of old PATHs pile up: start again
     std::string out;
     for (const auto& k : kept) out += k;
-    if (choice) records::put_record(out, {key, "use", choice->path, choice->reason});
-    else records::put_record(out, {key, "none"});
+    if (choice) records::put_record(out, {key, *cxx, cxx_stamp, "use", choice->path, choice->reason});
+    else records::put_record(out, {key, *cxx, cxx_stamp, "none"});
     if (fsx::is_dir(store_root)) {
         fs::create_directories(file.parent_path(), ec);
         try {

@@ -6,9 +6,10 @@
 // (CMake) at it, never over a value the user set.
 //
 // Cost: the decision is kept in <store>/cache/host_compiler.txt, keyed by
-// the CUDA release, PATH, and the resolved `c++` with its mtime and size;
-// while that key holds, no compiler is started, so the prompt hook and the
-// shims only stat a few paths. A new key starts `c++ --version` once.
+// the CUDA release and each PATH folder's mtime, with the `g++`/`c++` PATH
+// gave and its mtime and size (through links); while those hold, no compiler
+// is started and PATH is not searched, so the prompt hook and the shims only
+// stat PATH's folders and one file. A change starts `c++ --version` once.
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -1,11 +1,15 @@
 // The host compiler rule (core/host_compiler): data rows and the pure decision.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/host_compiler.hpp"
+#include "platform/platform.hpp"
+#include "test_support.hpp"
 
 using namespace cudaenv;
+namespace fs = std::filesystem;
 
 namespace {
 Version V(const char* s) { return *Version::parse(s); }
@@ -89,4 +93,57 @@ TEST_CASE("host compiler: the name in the sentence") {
     CHECK(host_compiler_mismatch(V("12.6"), {"gcc", 14}, "g++") == "g++ is GCC 14; CUDA 12.6's nvcc accepts GCC up to 13");
     CHECK(host_compiler_mismatch(V("12.6"), {"clang", 19}, "NVCC_CCBIN=/opt/clang++") ==
           "NVCC_CCBIN=/opt/clang++ is Clang 19; CUDA 12.6's nvcc accepts Clang up to 18");
+}
+
+TEST_CASE("pick_host_compiler: the decision is kept; PATH, an alternatives switch and an upgrade show") {
+    if (platform::is_windows) return;  // Linux only: cl.exe is a toolset, not a program on PATH
+    testsupport::TempDir store("hc-store");
+    testsupport::TempDir tmp("hc-tools");
+    auto runs = tmp / "runs.log";
+    // A fake g++ that says its version and counts its runs.
+    // `pad` makes another size: a file clock may not tick between two writes.
+    auto compiler = [&](const fs::path& file, int major, const std::string& pad = "") {
+        testsupport::write(file, "#!/bin/sh\n#" + pad + "\necho run >> '" + runs.string() + "'\necho 'g++ (Debian " +
+                                     std::to_string(major) + ".2.0-1) " + std::to_string(major) + ".2.0'\n");
+        fs::permissions(file, fs::perms::owner_all);
+    };
+    auto run_count = [&] {
+        auto text = testsupport::read(runs);
+        return std::count(text.begin(), text.end(), '\n');
+    };
+    auto real = tmp / "real";
+    auto bin = tmp / "bin";
+    compiler(real / "gcc-14", 14);
+    compiler(bin / "g++-13", 13);
+    fs::create_directories(bin);
+    fs::create_symlink(real / "gcc-14", bin / "g++");  // as update-alternatives makes it
+    const auto path = bin.string();
+    const auto cuda = V("12.6");
+
+    auto first = pick_host_compiler(store.path(), cuda, path);
+    REQUIRE(first.has_value());
+    CHECK(first->path == (bin / "g++-13").string());
+    CHECK(run_count() == 1);
+    CHECK(pick_host_compiler(store.path(), cuda, path)->path == first->path);
+    CHECK(run_count() == 1);  // kept: nothing started, PATH not searched
+
+    SUBCASE("the compiler the link leads to is upgraded in place") {
+        compiler(real / "gcc-14", 12, "upgraded");
+        CHECK_FALSE(pick_host_compiler(store.path(), cuda, path).has_value());  // GCC 12 is fine for 12.6
+        CHECK(run_count() == 2);
+    }
+    SUBCASE("the link is switched to another compiler (bin's mtime kept)") {
+        auto mtime = fs::last_write_time(bin);
+        compiler(real / "gcc-12", 12, "another");
+        fs::remove(bin / "g++");
+        fs::create_symlink(real / "gcc-12-other-size-name", bin / "g++");
+        fs::rename(real / "gcc-12", real / "gcc-12-other-size-name");
+        fs::last_write_time(bin, mtime);
+        CHECK_FALSE(pick_host_compiler(store.path(), cuda, path).has_value());
+        CHECK(run_count() == 2);
+    }
+    SUBCASE("another CUDA release decides anew") {
+        pick_host_compiler(store.path(), V("12.8"), path);
+        CHECK(run_count() == 2);
+    }
 }
