@@ -77,13 +77,19 @@ void run_trace(Context& ctx, const TraceArgs& a) {
     const auto& detected = plan.folders;
     auto env = plan.applied_to(platform::environment(), native_path_style());
 
+    // Every pair by the spec `list` shows: two installs of one version share
+    // the short one, and the traced pair is told from the others by folder.
+    const auto pairs = all_pairs(ctx.store());
+    const auto names = unique_specs(pairs, ctx.store());
     trace::Input input;
     input.spec = full_spec;
-    if (detected) input.pair = origin::pair_dirs(full_spec, *detected);
-    for (const auto& p : all_pairs(ctx.store())) {
-        if (p.spec() == full_spec) continue;
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (plan.pair && pairs[i].same_as(*plan.pair)) input.spec = names[i];
+    if (detected) input.pair = origin::pair_dirs(input.spec, *detected);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        if (plan.pair && pairs[i].same_as(*plan.pair)) continue;
         try {
-            input.others.push_back(origin::pair_dirs(p.spec(), detect_pair(p)));
+            input.others.push_back(origin::pair_dirs(names[i], detect_pair(pairs[i])));
         } catch (const std::exception&) {
             // A pair whose folder has gone cannot be where a library came from.
         }

@@ -74,6 +74,31 @@ needed)
     has "$ERR" "verdict: all CUDA libraries came from $PAIR"
     has "$ERR" "found through LD_LIBRARY_PATH"
     ;;
+same_version)
+    # Two installs of CUDA 12.6.3: the traced one is named by the spec `list`
+    # shows, and a library from the other is that pair's, not an unknown copy.
+    setup
+    lay "$FAKES/cuda12" "$T/second/cuda-12.6/lib64" 12.6.77
+    printf '{"cuda": {"name": "CUDA SDK", "version": "12.6.3"}}\n' >"$T/second/cuda-12.6/version.json"
+    run 0 "$BIN" add "$T/second/cuda-12.6"
+    run 0 "$BIN" list --bare
+    SECOND=$(grep -v "^$PAIR\$" <<<"$OUT" | grep '+9.8.0$')
+    [ -n "$SECOND" ] && [ "$SECOND" != "$PAIR" ] || fail "no unique spec for the second 12.6.3: $OUT"
+    run 0 "$BIN" trace "$SECOND" --json -- "$PROGS/trace_needed"
+    OUT=$(sed -n '/^{/,$p' "$T/out")
+    lib_is libcudart.so.12 .origin pair
+    lib_is libcudart.so.12 .real_path "$T/second/cuda-12.6/lib64/libcudart.so.12.6.77"
+    has "$ERR" "verdict: all CUDA libraries came from $SECOND"
+    # The program's RPATH leads to the first install's runtime.
+    mkdir -p "$T/app"
+    cp "$PROGS/trace_needed_rpath" "$T/app/prog"
+    ln -s "$T/cuda-12.6/lib64" "$T/app/other"
+    run 0 "$BIN" trace "$SECOND" --json -- "$T/app/prog"
+    OUT=$(sed -n '/^{/,$p' "$T/out")
+    lib_is libcudart.so.12 .origin other-pair
+    lib_is libcudart.so.12 .pair "$PAIR"
+    has "$ERR" "did not come from $SECOND"
+    ;;
 dlopen_name)
     setup
     run 0 "$BIN" trace $PAIR --json -- "$PROGS/trace_loader" libcudnn.so.9 libcudnn_ops.so.9
