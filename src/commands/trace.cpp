@@ -83,17 +83,18 @@ void run_trace(Context& ctx, const TraceArgs& a) {
     const auto names = unique_specs(pairs, ctx.store());
     trace::Input input;
     input.spec = full_spec;
-    for (size_t i = 0; i < pairs.size(); ++i)
-        if (plan.pair && pairs[i].same_as(*plan.pair)) input.spec = names[i];
-    if (detected) input.pair = origin::pair_dirs(input.spec, *detected);
     for (size_t i = 0; i < pairs.size(); ++i) {
-        if (plan.pair && pairs[i].same_as(*plan.pair)) continue;
+        if (plan.pair && pairs[i].same_as(*plan.pair)) {
+            input.spec = names[i];
+            continue;
+        }
         try {
             input.others.push_back(origin::pair_dirs(names[i], detect_pair(pairs[i])));
         } catch (const std::exception&) {
             // A pair whose folder has gone cannot be where a library came from.
         }
     }
+    if (detected) input.pair = origin::pair_dirs(input.spec, *detected);
     input.driver_version = trace::system_driver_version();
 
     auto run = platform::trace_command(a.command, env);

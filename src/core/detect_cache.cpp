@@ -259,23 +259,29 @@ std::optional<T> DetectionCache::kept(const std::string& id, std::string_view ki
     }
 }
 
+template <class T, class Detect, class KeyPaths>
+std::optional<T> DetectionCache::detect_and_keep(const std::string& id, Detect detect, KeyPaths key_paths) {
+    // The key is taken before detection: a change made while it reads shows as stale next time.
+    auto before = make_key(key_paths(std::optional<T>()));
+    std::optional<T> found = detect();
+    ++detections_;
+    auto key = make_key(key_paths(found));
+    for (auto& k : key)
+        for (const auto& b : before)
+            if (b.first == k.first) k.second = b.second;
+    drop_implied(key);
+    put(id, key, found ? encode(*found) : std::vector<std::string>{"null"});
+    return found;
+}
+
 std::optional<Toolkit> DetectionCache::toolkit(const fs::path& dir_in) {
     auto dir = fsx::absolute_normal(dir_in);
     const std::string id = "toolkit\n" + fsx::to_utf8(dir);
     bool hit = false;
     auto found = kept<Toolkit>(id, "toolkit", decode_toolkit, hit);
     if (hit) return found;
-    // The key is taken before detection: a change made while it reads shows as stale next time.
-    auto before = make_key(toolkit_key_paths(dir, std::nullopt));
-    auto t = detect_toolkit(dir);
-    ++detections_;
-    auto key = make_key(toolkit_key_paths(dir, t));
-    for (auto& k : key)
-        for (const auto& b : before)
-            if (b.first == k.first) k.second = b.second;
-    drop_implied(key);
-    put(id, key, t ? encode(*t) : std::vector<std::string>{"null"});
-    return t;
+    return detect_and_keep<Toolkit>(id, [&] { return detect_toolkit(dir); },
+                                    [&](const std::optional<Toolkit>& t) { return toolkit_key_paths(dir, t); });
 }
 
 std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::string& variant) {
@@ -284,16 +290,8 @@ std::optional<Cudnn> DetectionCache::cudnn(const fs::path& dir_in, const std::st
     bool hit = false;
     auto found = kept<Cudnn>(id, "cudnn", decode_cudnn, hit);
     if (hit) return found;
-    auto before = make_key(cudnn_key_paths(dir, variant, std::nullopt));
-    auto c = detect_cudnn(dir, variant);
-    ++detections_;
-    auto key = make_key(cudnn_key_paths(dir, variant, c));
-    for (auto& k : key)
-        for (const auto& b : before)
-            if (b.first == k.first) k.second = b.second;
-    drop_implied(key);
-    put(id, key, c ? encode(*c) : std::vector<std::string>{"null"});
-    return c;
+    return detect_and_keep<Cudnn>(id, [&] { return detect_cudnn(dir, variant); },
+                                  [&](const std::optional<Cudnn>& c) { return cudnn_key_paths(dir, variant, c); });
 }
 
 void DetectionCache::refresh() {

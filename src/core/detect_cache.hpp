@@ -69,6 +69,9 @@ private:
     // The kept result for `id` (hit: one was kept, possibly "none there").
     template <class T, class Decode>
     std::optional<T> kept(const std::string& id, std::string_view kind, Decode decode, bool& hit) const;
+    // Detects with `detect` and keeps the result under the stamps of key_paths(result).
+    template <class T, class Detect, class KeyPaths>
+    std::optional<T> detect_and_keep(const std::string& id, Detect detect, KeyPaths key_paths);
     void put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
              const std::vector<std::string>& data);
 };

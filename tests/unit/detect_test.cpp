@@ -37,6 +37,19 @@ std::string version_json(const std::string& v) {
 
 fs::path N(const fs::path& p) { return p.lexically_normal(); }
 
+// Keeps `tk` detected anew in the store's cache, with `folder`'s mtime set 5 s
+// back first: some file systems keep whole-second mtimes, and the change a
+// test makes next must show. (Wine cannot set a folder's time: EACCES; its
+// file times are fine-grained.)
+void detect_afresh(const fs::path& store, const fs::path& tk, const fs::path& folder) {
+    std::error_code ec;
+    fs::last_write_time(folder, fs::last_write_time(folder) - std::chrono::seconds(5), ec);
+    DetectionCache warm(store);
+    warm.refresh();
+    warm.toolkit(tk);
+    warm.save();
+}
+
 }  // namespace
 
 TEST_CASE("cuda_version_from_version_json") {
@@ -461,14 +474,7 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK_FALSE(cache.toolkit(tk).has_value());
     }
     SUBCASE("a new library folder (its parent's mtime changes)") {
-        // Some file systems keep whole-second mtimes: make the change visible.
-        // Wine cannot set a folder's time (EACCES); its file times are fine-grained.
-        std::error_code ec;
-        fs::last_write_time(tk, fs::last_write_time(tk) - std::chrono::seconds(5), ec);
-        DetectionCache warm(store.path());
-        warm.refresh();
-        warm.toolkit(tk);
-        warm.save();
+        detect_afresh(store.path(), tk, tk);
         fs::create_directories(tk / "targets" / "x86_64-linux" / "lib");
         write(tk / "targets" / "x86_64-linux" / "lib" / "libcudart.so.12", "");
         fs::remove_all(tk / "lib64");
@@ -478,13 +484,8 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         CHECK(t->lib_dirs == std::vector<fs::path>{N(tk / "targets" / "x86_64-linux" / "lib")});
     }
     SUBCASE("a file that appears in a folder of the key (absent paths below such folders are not stat'ed)") {
-        std::error_code ec;
         fs::create_directories(tk / "include");
-        fs::last_write_time(tk / "include", fs::last_write_time(tk / "include") - std::chrono::seconds(5), ec);
-        DetectionCache warm(store.path());
-        warm.refresh();
-        warm.toolkit(tk);
-        warm.save();
+        detect_afresh(store.path(), tk, tk / "include");
         write(tk / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12060\n");
         DetectionCache cache(store.path());
         cache.toolkit(tk);
