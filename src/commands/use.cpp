@@ -16,33 +16,6 @@ namespace cudaenv {
 
 namespace {
 
-// When a spec matches more than one install, say which one it took and why,
-// and how to name each exactly.
-void explain_choice(Context& ctx, const Activation& a) {
-    auto spec = Spec::parse(a.spec);
-    if (!spec || !a.pair) return;
-    auto matches = matching_toolkits(*spec, ctx.store());
-    if (matches.size() < 2) return;
-    auto pairs = all_pairs(ctx.store());
-    auto specs = unique_specs(pairs, ctx.store());
-    auto exact = [&](const Pair& p) {
-        for (size_t i = 0; i < pairs.size(); ++i)
-            if (pairs[i].same_as(p)) return specs[i];
-        return p.spec();
-    };
-    std::cerr << "cudaenv: '" << a.spec << "' matches " << matches.size() << " CUDA installs; using "
-              << exact(*a.pair) << " (" << fsx::to_utf8(a.pair->toolkit.path)
-              << "): the newest version, and on a tie the store's own install first, then the first adopted\n";
-    for (const auto& t : matches) {
-        if (t.path == a.pair->toolkit.path) continue;
-        for (size_t i = 0; i < pairs.size(); ++i)
-            if (pairs[i].toolkit.path == t.path) {
-                std::cerr << "cudaenv: the other: " << specs[i] << " (" << fsx::to_utf8(t.path) << ")\n";
-                break;
-            }
-    }
-}
-
 // A build folder here configured for another toolkit keeps using it after the switch.
 void warn_stale_builds(Context& ctx, const Activation& a) {
     if (!a.folders) return;
@@ -54,7 +27,8 @@ void warn_stale_builds(Context& ctx, const Activation& a) {
 void run_use(Context& ctx, const std::string& spec) {
     auto shell = integration_shell("use");
     auto plan = ctx.plan_for(spec);
-    explain_choice(ctx, plan);
+    // When the spec matched more than one install: which one, why, and the others' exact specs.
+    for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
     warn_stale_builds(ctx, plan);
     for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
     std::cout << render(*shell, plan.changes);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/activation_cache.hpp"
 #include "core/detect_cache.hpp"
 #include "core/host_compiler.hpp"
 #include "platform/platform.hpp"
@@ -365,20 +366,24 @@ std::string Activation::json() const {
 
 namespace {
 
-// `roots`: known_roots(store), which the caller may have from lists it read anyway.
+// `roots`: known_roots(store), which the caller may have from lists it read
+// anyway. `key`, when given, gets the detection and host-compiler keys the
+// answer holds under (core/activation_cache.hpp).
 Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
-                         PathStyle style, const std::vector<std::string>& roots) {
+                         PathStyle style, const std::vector<std::string>& roots, Stamps* key = nullptr) {
     Activation a;
     a.spec = spec;
     a.full_spec = pair ? pair->spec() : "system";
     std::optional<PairEnv> penv;
     if (pair) {
         DetectionCache cache(store);
+        cache.watch(key);
         a.folders = detect_pair(*pair, cache);
         penv = pair_env(*a.folders, spec);
         // Linux: a default c++ newer than this nvcc accepts (core/host_compiler.hpp).
         if (style == PathStyle::posix && !platform::is_windows && !a.folders->toolkit.nvcc.empty()) {
-            if (auto choice = pick_host_compiler(store.root(), a.folders->toolkit.version, env("PATH").value_or(""))) {
+            if (auto choice =
+                    pick_host_compiler(store.root(), a.folders->toolkit.version, env("PATH").value_or(""), key)) {
                 penv->defaults = {{"NVCC_CCBIN", choice->path}, {"CUDAHOSTCXX", choice->path}};
                 a.notes.push_back(choice->reason);
                 a.notes.back() += "; NVCC_CCBIN and CUDAHOSTCXX: " + choice->path;
@@ -397,13 +402,25 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
 }  // namespace
 
 Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style) {
-    // The store's lists are read once, for choosing the pair and for telling
-    // cudaenv's PATH entries from the user's.
-    const auto toolkits = store.toolkits();
-    const auto cudnns = store.cudnns();
-    std::optional<Pair> pair;
-    if (!spec.system) pair = select_pair(spec, store, toolkits, cudnns);
-    return plan_for_pair(store, std::move(pair), spec.str(), env, style, known_roots(store, toolkits, cudnns));
+    ActivationCache cache(store, style);
+    const auto text = spec.str();
+    if (auto kept = cache.find(text, env)) return std::move(*kept);
+    return cache.plan_and_keep(text, env, [&](const EnvReader& recorded, Stamps& key) {
+        // The store's lists are read once, for choosing the pair and for
+        // telling cudaenv's PATH entries from the user's.
+        const auto toolkits = store.toolkits();
+        const auto cudnns = store.cudnns();
+        std::optional<Pair> pair;
+        std::vector<std::string> choice;
+        if (!spec.system) {
+            pair = select_pair(spec, store, toolkits, cudnns);
+            choice = choice_explanation(spec, *pair, store, toolkits);
+        }
+        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, known_roots(store, toolkits, cudnns),
+                               &key);
+        a.choice = std::move(choice);
+        return a;
+    });
 }
 
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,

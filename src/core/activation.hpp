@@ -92,6 +92,11 @@ struct Activation {
     std::vector<EnvChange> changes;
     // What cudaenv chose on the user's behalf (a host compiler), for `use` to say on stderr.
     std::vector<std::string> notes;
+    // When the spec matched more than one install: which one it took, why,
+    // and the exact spec of each other (choice_explanation in core/pairs.hpp).
+    std::vector<std::string> choice;
+    // Read from the store's cache (core/activation_cache.hpp), not planned.
+    bool kept = false;
 
     // The environment block `env` with this activation applied.
     EnvBlock applied_to(EnvBlock env, PathStyle style) const;
@@ -99,7 +104,9 @@ struct Activation {
     std::string json() const;
 };
 
-// Activates what `spec` names (system included) in the environment `env` reads.
+// Activates what `spec` names (system included) in the environment `env`
+// reads; the answer is kept in the store and read back while its inputs
+// hold (core/activation_cache.hpp).
 Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style);
 // Activates `pair` itself (check's runner: the pair is already chosen).
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,

@@ -77,14 +77,16 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
     std::error_code ec;
     std::filesystem::create_directories(cache_file.parent_path(), ec);
     try {
-        fsx::write_file_atomic(cache_file, out);
+        fsx::write_file_atomic(cache_file, out, fsx::Durability::cache);
     } catch (const Error&) {
         // a read-only store (the shared system store, for a user) keeps no copy
     }
 }
 
-Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file) {
+Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file,
+                          std::string* text_out) {
     auto text = read_store_file(config_file);
+    if (text_out) *text_out = text.value_or("");
     if (!text) return Config{};
     if (auto c = read_config_cache(cache_file, *text)) return std::move(*c);
     auto c = Config::parse(*text, config_file);

@@ -15,6 +15,7 @@
 // which always parses config.toml itself.
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/config.hpp"
@@ -22,8 +23,10 @@
 namespace cudaenv {
 
 // config.toml's content, from the copy when it is current, else parsed
-// (and the copy written). Errors as Config::load.
-Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file);
+// (and the copy written). Errors as Config::load. `text`, when given, gets
+// the text it was read from ("" when there is no config.toml).
+Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file,
+                          std::string* text = nullptr);
 
 // The copy's content when it was made from config.toml text `toml`; nullopt
 // when it is missing, damaged or of another text.

@@ -39,6 +39,8 @@ Version take_version(records::Fields& f) {
     return *v;
 }
 
+}  // namespace
+
 std::vector<std::string> encode(const Toolkit& t) {
     std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};
     put_paths(out, t.bin_dirs);
@@ -86,6 +88,8 @@ Cudnn decode_cudnn(records::Fields& f) {
     c.windows = f.next() == "1";
     return c;
 }
+
+namespace {
 
 // A pip wheel (site-packages/nvidia/<pkg>): its version is in a dist-info
 // folder beside, so a pip upgrade shows as a change of site-packages.
@@ -148,8 +152,8 @@ std::vector<fs::path> cudnn_key_paths(const fs::path& dir, const std::string& va
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> make_key(std::vector<fs::path> ps) {
-    std::vector<std::pair<std::string, std::string>> key;
+Stamps make_key(std::vector<fs::path> ps) {
+    Stamps key;
     for (const auto& p : ps) {
         auto s = fsx::to_utf8(p);
         if (s.empty() || std::any_of(key.begin(), key.end(), [&](const auto& k) { return k.first == s; })) continue;
@@ -161,7 +165,7 @@ std::vector<std::pair<std::string, std::string>> make_key(std::vector<fs::path> 
 // An absent path whose folder is in the key says nothing more: creating it
 // changes that folder's mtime (or needs the folder created first, which the
 // folder's own entry shows). Left out, a lookup stats fewer paths.
-void drop_implied(std::vector<std::pair<std::string, std::string>>& key) {
+void drop_implied(Stamps& key) {
     std::vector<std::string> present;
     for (const auto& [p, st] : key) present.push_back(p);
     std::erase_if(key, [&](const auto& k) {
@@ -216,14 +220,16 @@ std::optional<std::vector<std::string_view>> DetectionCache::valid(const std::st
             auto path = f.str();
             if (path_stamp(path) != f.next()) return std::nullopt;
         }
+        if (watch_)
+            for (long long i = 0; i < n; ++i)
+                watch_->emplace_back((*fields)[2 + 2 * i], (*fields)[3 + 2 * i]);
         return std::vector<std::string_view>(fields->begin() + 2 + 2 * n, fields->end());
     } catch (const std::out_of_range&) {
         return std::nullopt;  // a damaged record: detect again
     }
 }
 
-void DetectionCache::put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
-                         const std::vector<std::string>& data) {
+void DetectionCache::put(const std::string& id, const Stamps& key, const std::vector<std::string>& data) {
     std::string rec;
     records::put(rec, id);
     records::put(rec, std::to_string(key.size()));
@@ -270,6 +276,7 @@ std::optional<T> DetectionCache::detect_and_keep(const std::string& id, Detect d
         for (const auto& b : before)
             if (b.first == k.first) k.second = b.second;
     drop_implied(key);
+    if (watch_) watch_->insert(watch_->end(), key.begin(), key.end());
     put(id, key, found ? encode(*found) : std::vector<std::string>{"null"});
     return found;
 }
@@ -314,7 +321,7 @@ void DetectionCache::save() {
     std::error_code ec;
     fs::create_directories(file_.parent_path(), ec);
     try {
-        fsx::write_file_atomic(file_, out);
+        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
     } catch (const Error&) {
     }
 }

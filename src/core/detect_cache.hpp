@@ -26,10 +26,23 @@ namespace cudaenv {
 namespace fs = std::filesystem;
 
 class Store;
+namespace records {
+class Fields;
+}
+
+// A detection result as record fields ("toolkit" or "cudnn", then its
+// fields), and back (the decoders start after that first field; they throw
+// std::out_of_range on damaged fields). Also used by core/activation_cache.
+std::vector<std::string> encode(const Toolkit& t);
+std::vector<std::string> encode(const Cudnn& c);
+Toolkit decode_toolkit(records::Fields& f);
+Cudnn decode_cudnn(records::Fields& f);
 
 // "<mtime ns>:<size>" of a file, "<mtime ns>" of a folder, "-" when absent.
 std::string path_stamp(const fs::path& p);
 std::string path_stamp(const std::string& utf8);
+// (UTF-8 path, path_stamp) pairs: what a kept result was worked out from.
+using Stamps = std::vector<std::pair<std::string, std::string>>;
 
 class DetectionCache {
 public:
@@ -56,6 +69,11 @@ public:
     // For tests and the benchmark: how many lookups detected from disk.
     int detections() const { return detections_; }
 
+    // From now on every lookup appends to `sink` the key its answer holds
+    // under, so that a result built on the answers can be kept under the
+    // same key (core/activation_cache.hpp). nullptr stops it.
+    void watch(Stamps* sink) { watch_ = sink; }
+
 private:
     fs::path file_;
     std::string text_;                  // the file as read
@@ -63,6 +81,7 @@ private:
     std::map<std::string, std::string_view> entries_;  // id -> its record (in text_ or owned_)
     bool dirty_ = false;
     int detections_ = 0;
+    Stamps* watch_ = nullptr;
 
     // The fields of the detection result kept for `id`, while its key holds.
     std::optional<std::vector<std::string_view>> valid(const std::string& id) const;
@@ -72,8 +91,7 @@ private:
     // Detects with `detect` and keeps the result under the stamps of key_paths(result).
     template <class T, class Detect, class KeyPaths>
     std::optional<T> detect_and_keep(const std::string& id, Detect detect, KeyPaths key_paths);
-    void put(const std::string& id, const std::vector<std::pair<std::string, std::string>>& key,
-             const std::vector<std::string>& data);
+    void put(const std::string& id, const Stamps& key, const std::vector<std::string>& data);
 };
 
 }  // namespace cudaenv

@@ -161,7 +161,7 @@ std::optional<HostCompilerChoice> choose_host_compiler(
 }
 
 std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root, const Version& cuda,
-                                                     const std::string& path) {
+                                                     const std::string& path, Stamps* key_out) {
     // Only on a changed key is compat.toml parsed and a compiler started.
     // The key: the CUDA release and each PATH folder's mtime (a compiler added
     // to or removed from a PATH folder changes it). Each kept decision also
@@ -170,8 +170,17 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     // lookup stats PATH's folders and that one file, and searches nothing.
     const auto mm = Version({cuda.major(), cuda.minor()}).str();
     std::string key = mm;
+    Stamps stamps;
     for (const auto& dir : str::split(path, ':'))
-        if (!dir.empty()) key += "\n" + dir + "=" + path_stamp(dir);
+        if (!dir.empty()) {
+            stamps.emplace_back(dir, path_stamp(dir));
+            key += "\n" + dir + "=" + stamps.back().second;
+        }
+    auto answer = [&](std::string_view cxx, std::string_view cxx_stamp) {
+        if (!key_out) return;
+        key_out->insert(key_out->end(), stamps.begin(), stamps.end());
+        if (!cxx.empty()) key_out->emplace_back(cxx, cxx_stamp);
+    };
 
     // One record each (util/records.hpp): key, compiler, its stamp, then
     // "none", or "use", path, reason. Read on every switch: no JSON parser.
@@ -188,15 +197,25 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
                 continue;
             }
             if (f.size() < 4 || path_stamp(std::string(f[1])) != f[2]) continue;  // stale: decide again
-            if (f.size() == 4 && f[3] == "none") return std::nullopt;
-            if (f.size() == 6 && f[3] == "use") return HostCompilerChoice{std::string(f[4]), std::string(f[5])};
+            if (f.size() == 4 && f[3] == "none") {
+                answer(f[1], f[2]);
+                return std::nullopt;
+            }
+            if (f.size() == 6 && f[3] == "use") {
+                answer(f[1], f[2]);
+                return HostCompilerChoice{std::string(f[4]), std::string(f[5])};
+            }
         }
         if (r.damaged()) kept.clear();
     }
 
     auto cxx = default_host_compiler(path, false);
-    if (!cxx) return std::nullopt;
+    if (!cxx) {
+        answer({}, {});  // none on PATH: a folder's mtime shows one added
+        return std::nullopt;
+    }
     const auto cxx_stamp = path_stamp(*cxx);
+    answer(*cxx, cxx_stamp);
     const auto what = fsx::to_utf8(fsx::from_utf8(*cxx).filename());
     std::error_code ec;
     auto real = fs::canonical(fsx::from_utf8(*cxx), ec);
@@ -217,7 +236,7 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     if (fsx::is_dir(store_root)) {
         fs::create_directories(file.parent_path(), ec);
         try {
-            fsx::write_file_atomic(file, out);
+            fsx::write_file_atomic(file, out, fsx::Durability::cache);
         } catch (const Error&) {
             // a store that cannot be written asks again next time
         }

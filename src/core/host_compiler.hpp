@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/detect_cache.hpp"
 #include "core/version.hpp"
 
 namespace cudaenv {
@@ -64,9 +65,10 @@ std::optional<HostCompilerChoice> choose_host_compiler(
 
 // The same on this machine, with the default compiler found on `path` (a PATH list) and its
 // version read once per change (see above). nullopt when c++ is fine, absent,
-// unknown, or no supported compiler is on PATH.
+// unknown, or no supported compiler is on PATH. `key`, when given, gets what
+// the answer holds under: each PATH folder's stamp and the compiler's.
 std::optional<HostCompilerChoice> pick_host_compiler(const std::filesystem::path& store_root, const Version& cuda,
-                                                     const std::string& path);
+                                                     const std::string& path, Stamps* key = nullptr);
 
 // For doctor/check: "c++ is GCC 14; CUDA 12.4's nvcc accepts GCC up to 13", or nullopt when it
 // fits (or no row says). `what` names the compiler in the sentence.

@@ -143,10 +143,40 @@ Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord
 }
 
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store) {
+    return matching_toolkits(spec, store.toolkits());
+}
+
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, const std::vector<ToolkitRecord>& toolkits) {
     std::vector<ToolkitRecord> out;
     if (spec.system) return out;
-    for (const auto& t : store.toolkits())
+    for (const auto& t : toolkits)
         if (toolkit_matches(t, spec)) out.push_back(t);
+    return out;
+}
+
+std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Store& store,
+                                            const std::vector<ToolkitRecord>& toolkits) {
+    auto matches = matching_toolkits(spec, toolkits);
+    if (matches.size() < 2) return {};
+    auto pairs = all_pairs(store);
+    auto specs = unique_specs(pairs, store);
+    auto exact = [&](const Pair& p) {
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (pairs[i].same_as(p)) return specs[i];
+        return p.spec();
+    };
+    std::vector<std::string> out = {
+        "'" + spec.str() + "' matches " + std::to_string(matches.size()) + " CUDA installs; using " + exact(chosen) +
+        " (" + fsx::to_utf8(chosen.toolkit.path) +
+        "): the newest version, and on a tie the store's own install first, then the first adopted"};
+    for (const auto& t : matches) {
+        if (t.path == chosen.toolkit.path) continue;
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (pairs[i].toolkit.path == t.path) {
+                out.push_back("the other: " + specs[i] + " (" + fsx::to_utf8(t.path) + ")");
+                break;
+            }
+    }
     return out;
 }
 

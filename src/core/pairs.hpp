@@ -36,6 +36,13 @@ std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& sto
 
 // Every toolkit that `spec`'s CUDA part matches, in the order selection takes them.
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store);
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, const std::vector<ToolkitRecord>& toolkits);
+
+// When `spec` matches more than one CUDA install, the lines `use` says: which
+// one `chosen` is and why, then the exact spec of each other; empty otherwise.
+// `toolkits`: store.toolkits().
+std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Store& store,
+                                            const std::vector<ToolkitRecord>& toolkits);
 
 // A pair with its folders read from disk (throws when a folder has gone).
 struct DetectedPair {

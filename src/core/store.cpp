@@ -32,7 +32,9 @@ void Store::check_root() const {
 Config& Store::config() {
     if (!config_) {
         check_root();
-        config_ = load_config_cached(config_file(), cache_dir() / "config.txt");
+        std::string text;
+        config_ = load_config_cached(config_file(), cache_dir() / "config.txt", &text);
+        config_source_ = std::move(text);
     }
     return *config_;
 }
@@ -45,6 +47,7 @@ Store::WriteLock::WriteLock(Store& s) : store_(s) {
         store_.lock_ = std::make_unique<platform::FileLock>(store_.lock_file(), true);
         // What this process read before may be stale now: read again, in place.
         if (store_.config_) *store_.config_ = Config::load(store_.config_file());
+        store_.config_source_.reset();
     } catch (...) {
         store_.lock_.reset();
         --store_.lock_depth_;

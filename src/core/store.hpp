@@ -62,6 +62,9 @@ public:
 
     // Loaded on first use; throws on a corrupt file.
     Config& config();
+    // The text config() was parsed from ("" when there is no config.toml);
+    // nullptr before config() and once the lock has read it again.
+    const std::string* config_source() const { return config_source_ ? &*config_source_ : nullptr; }
     // Writes config.toml atomically and durably. Only under lock(), so that
     // what is written is what was read plus this process's change (throws
     // std::logic_error otherwise: a lost-update bug in the caller).
@@ -108,6 +111,7 @@ public:
 private:
     fs::path root_;
     std::optional<Config> config_;
+    std::optional<std::string> config_source_;
     std::unique_ptr<Store> shared_;
     std::unique_ptr<platform::FileLock> lock_;
     int lock_depth_ = 0;

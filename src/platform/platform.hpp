@@ -30,6 +30,9 @@ std::vector<std::pair<std::string, std::string>> environment();
 
 fs::path current_dir();
 fs::path executable_path();
+// A path whose stat tells this program's own file (POSIX: /proc/self/exe,
+// which stat follows, so no readlink), to tell one build from another.
+fs::path executable_stat_path();
 fs::path home_dir();
 // $CUDAENV_ROOT, else %LOCALAPPDATA%\cudaenv, else ${XDG_DATA_HOME:-~/.local/share}/cudaenv.
 fs::path default_store_root();

@@ -68,6 +68,8 @@ fs::path executable_path() {
     return {};
 }
 
+fs::path executable_stat_path() { return "/proc/self/exe"; }
+
 fs::path home_dir() {
     if (auto h = get_env("HOME"); h && !h->empty()) return fsx::from_utf8(*h);
     return "/";

@@ -115,6 +115,8 @@ fs::path executable_path() {
     return fs::path(buf);
 }
 
+fs::path executable_stat_path() { return executable_path(); }
+
 fs::path home_dir() {
     if (auto h = get_env("USERPROFILE"); h && !h->empty()) return fsx::from_utf8(*h);
     return "C:\\";

@@ -42,7 +42,13 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes);
 // data is flushed to disk before the rename and the folder after it, so a
 // crash or power loss leaves the old file or the new one, never an empty one.
 // Throws cudaenv::Error naming the file on failure.
-void write_file_atomic(const fs::path& p, std::string_view content);
+//
+// `cache`: the same rename, without waiting for the disk. For the store's
+// caches only (cache/*.txt): after a crash such a file may read empty or
+// cut short, which their readers take as "nothing kept" and work out again,
+// and a switch that misses its cache does not wait milliseconds on a flush.
+enum class Durability { durable, cache };
+void write_file_atomic(const fs::path& p, std::string_view content, Durability how = Durability::durable);
 
 // Non-throwing tests (permission errors count as "no").
 bool is_dir(const fs::path& p);

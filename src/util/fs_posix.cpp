@@ -124,7 +124,7 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     return r;
 }
 
-void write_file_atomic(const fs::path& p, std::string_view content) {
+void write_file_atomic(const fs::path& p, std::string_view content, Durability how) {
     std::error_code ec;
     auto dir = p.parent_path();
     if (!dir.empty()) fs::create_directories(dir, ec);
@@ -162,12 +162,13 @@ void write_file_atomic(const fs::path& p, std::string_view content) {
         }
         // The data reaches the disk before the name does: after a crash the
         // file is the old one or the whole new one, never an empty one.
-        if (::fsync(f.fd) != 0) fail("write", errno);
+        if (how == Durability::durable && ::fsync(f.fd) != 0) fail("write", errno);
         int fd = f.fd;
         f.fd = -1;
         if (::close(fd) != 0) fail("write", errno);
     }
     if (::rename(tmp.c_str(), p.c_str()) != 0) fail("replace", errno);
+    if (how == Durability::cache) return;
     // And the rename itself is made durable by syncing the folder.
     Fd d(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (d.fd >= 0) ::fsync(d.fd);  // some file systems cannot sync a folder; the rename is done anyway

@@ -79,7 +79,7 @@ ReadResult read_regular_file(const fs::path& p, size_t max_bytes) {
     return r;
 }
 
-void write_file_atomic(const fs::path& p, std::string_view content) {
+void write_file_atomic(const fs::path& p, std::string_view content, Durability how) {
     std::error_code ec;
     auto dir = p.parent_path();
     if (!dir.empty()) fs::create_directories(dir, ec);
@@ -107,7 +107,7 @@ void write_file_atomic(const fs::path& p, std::string_view content) {
         done += written;
     }
     // The data reaches the disk before the name does (see fs_posix.cpp).
-    ok = ok && ::FlushFileBuffers(h) != 0;
+    ok = ok && (how == Durability::cache || ::FlushFileBuffers(h) != 0);
     DWORD err = ok ? 0 : ::GetLastError();
     ::CloseHandle(h);
     if (!ok) {
@@ -115,7 +115,8 @@ void write_file_atomic(const fs::path& p, std::string_view content) {
         throw Error("cannot write '" + to_utf8(p) + "' (error " + std::to_string(err) + "; disk full?)");
     }
     // WRITE_THROUGH: returns once the rename is on disk.
-    if (!::MoveFileExW(tmp.c_str(), p.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+    const DWORD flags = MOVEFILE_REPLACE_EXISTING | (how == Durability::durable ? MOVEFILE_WRITE_THROUGH : 0);
+    if (!::MoveFileExW(tmp.c_str(), p.c_str(), flags)) {
         err = ::GetLastError();
         ::DeleteFileW(tmp.c_str());
         throw Error("cannot replace '" + to_utf8(p) + "' (error " + std::to_string(err) + ")", "is it open elsewhere?");

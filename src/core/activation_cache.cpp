@@ -1,0 +1,294 @@
+#include "core/activation_cache.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/store.hpp"
+#include "cudaenv_version.hpp"
+#include "core/toml_file.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/records.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+// The file: a first record [kind, count, (config.toml path, its text)...]
+// that every other record was made under, then one record per activation:
+//   id (program stamp, style, shared store, spec),
+//   count, (variable, "=value" or "-")...  the environment reads, in order
+//   count, (path, stamp)...                 the stamps
+//   the result (put_result below).
+constexpr std::string_view kind = "cudaenv activation cache 1";
+constexpr size_t max_file_bytes = 4u << 20;
+
+using Reads = std::vector<std::pair<std::string, std::optional<std::string>>>;
+
+std::string opt_field(const std::optional<std::string>& v) { return v ? "=" + *v : "-"; }
+
+std::optional<std::string> take_opt(records::Fields& f) {
+    auto v = f.next();
+    if (v == "-") return std::nullopt;
+    if (!v.starts_with('=')) throw std::out_of_range("record: bad value");
+    return std::string(v.substr(1));
+}
+
+std::string flag(bool b) { return b ? "1" : "0"; }
+
+bool take_flag(records::Fields& f) {
+    auto v = f.next();
+    if (v != "0" && v != "1") throw std::out_of_range("record: bad flag");
+    return v == "1";
+}
+
+Version take_version(records::Fields& f) {
+    auto v = Version::parse(f.next());
+    if (!v) throw std::out_of_range("record: bad version");
+    return *v;
+}
+
+size_t take_count(records::Fields& f) {
+    auto n = f.number();
+    if (n < 0 || n > 100000) throw std::out_of_range("record: bad count");
+    return static_cast<size_t>(n);
+}
+
+void put_strings(std::vector<std::string>& out, const std::vector<std::string>& v) {
+    out.push_back(std::to_string(v.size()));
+    out.insert(out.end(), v.begin(), v.end());
+}
+
+std::vector<std::string> take_strings(records::Fields& f) {
+    std::vector<std::string> out(take_count(f));
+    for (auto& s : out) s = f.str();
+    return out;
+}
+
+// What plan_activation returns, less the spec (it is in the id).
+void put_result(std::vector<std::string>& out, const Activation& a) {
+    out.push_back(a.full_spec);
+    if (a.pair && a.folders) {
+        const auto& t = a.pair->toolkit;
+        out.insert(out.end(), {"pair", fsx::to_utf8(t.path), t.version.str(), flag(t.managed), flag(t.shared)});
+        if (const auto& c = a.pair->cudnn)
+            out.insert(out.end(), {"cudnn", fsx::to_utf8(c->path), c->variant, c->version.str(),
+                                   std::to_string(c->cuda_major), flag(c->managed), flag(c->shared)});
+        else
+            out.push_back("none");
+        auto tk = encode(a.folders->toolkit);
+        out.insert(out.end(), tk.begin(), tk.end());
+        if (a.folders->cudnn) {
+            auto c = encode(*a.folders->cudnn);
+            out.insert(out.end(), c.begin(), c.end());
+        } else {
+            out.push_back("null");
+        }
+    } else {
+        out.push_back("system");
+    }
+    out.push_back(std::to_string(a.changes.size()));
+    for (const auto& c : a.changes) out.insert(out.end(), {c.name, opt_field(c.value)});
+    put_strings(out, a.notes);
+    put_strings(out, a.choice);
+}
+
+Activation take_result(records::Fields& f, const std::string& spec) {
+    Activation a;
+    a.spec = spec;
+    a.full_spec = f.str();
+    auto what = f.next();
+    if (what == "pair") {
+        Pair p;
+        p.toolkit.path = fsx::from_utf8(f.next());
+        p.toolkit.version = take_version(f);
+        p.toolkit.managed = take_flag(f);
+        p.toolkit.shared = take_flag(f);
+        auto c = f.next();
+        if (c == "cudnn") {
+            CudnnRecord r;
+            r.path = fsx::from_utf8(f.next());
+            r.variant = f.str();
+            r.version = take_version(f);
+            r.cuda_major = static_cast<int>(f.number());
+            r.managed = take_flag(f);
+            r.shared = take_flag(f);
+            p.cudnn = std::move(r);
+        } else if (c != "none") {
+            throw std::out_of_range("record: bad pair");
+        }
+        DetectedPair d;
+        if (f.next() != "toolkit") throw std::out_of_range("record: bad toolkit");
+        d.toolkit = decode_toolkit(f);
+        auto dc = f.next();
+        if (dc == "cudnn") d.cudnn = decode_cudnn(f);
+        else if (dc != "null") throw std::out_of_range("record: bad cudnn");
+        a.pair = std::move(p);
+        a.folders = std::move(d);
+    } else if (what != "system") {
+        throw std::out_of_range("record: bad result");
+    }
+    a.changes.resize(take_count(f));
+    for (auto& c : a.changes) {
+        c.name = f.str();
+        c.value = take_opt(f);
+    }
+    a.notes = take_strings(f);
+    a.choice = take_strings(f);
+    if (!f.at_end()) throw std::out_of_range("record: trailing fields");
+    a.kept = true;
+    return a;
+}
+
+// The folders whose listing planning reads (managed installs).
+std::vector<fs::path> listed_dirs(Store& store) {
+    std::vector<fs::path> out = {store.toolkits_dir(), store.cudnn_dir()};
+    if (auto* s = store.shared()) out.insert(out.end(), {s->toolkits_dir(), s->cudnn_dir()});
+    return out;
+}
+
+// True while config.toml `file` reads `text` ("" for none).
+bool text_holds(const fs::path& file, std::string_view text) {
+    try {
+        return read_store_file(file).value_or("") == text;
+    } catch (const Error&) {
+        return false;  // unreadable now: plan, which says why
+    }
+}
+
+bool is_relative(const std::string& utf8) { return !fsx::from_utf8(utf8).is_absolute(); }
+
+}  // namespace
+
+ActivationCache::ActivationCache(Store& store, PathStyle style) : store_(store), style_(style) {}
+
+std::string ActivationCache::id(const std::string& spec) const {
+    // This build: its version, and its file's stamp (a rebuild of one version).
+    std::string out = CUDAENV_VERSION_STRING "\n" + path_stamp(platform::executable_stat_path());
+    out += style_ == PathStyle::windows ? "\nwindows\n" : "\nposix\n";
+    if (auto* s = store_.shared()) out += fsx::to_utf8(s->root());
+    out += "\n" + spec;
+    return out;
+}
+
+std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env) {
+    auto text = fsx::read_file(store_.cache_dir() / "activations.txt", max_file_bytes);
+    if (!text) return std::nullopt;
+    records::Reader r(*text);
+    std::vector<std::string_view> head;
+    if (!r.next(head) || head.size() < 2 || head[0] != kind) return std::nullopt;
+    const auto want = id(spec);
+    std::vector<std::string_view> f;
+    while (r.next(f)) {
+        if (f.empty() || f[0] != want) continue;
+        try {
+            records::Fields in(f, 1);
+            bool same_env = true;
+            for (size_t n = take_count(in); n > 0 && same_env; --n) {
+                auto name = in.str();
+                same_env = env(name) == take_opt(in);
+            }
+            if (!same_env) continue;  // another environment's record
+            // The one record for this spec and environment: it holds, or nothing does.
+            records::Fields h(head, 1);
+            for (size_t n = take_count(h); n > 0; --n) {
+                auto file = fsx::from_utf8(h.next());
+                if (!text_holds(file, h.next())) return std::nullopt;
+            }
+            for (size_t n = take_count(in); n > 0; --n) {
+                auto path = in.str();
+                if (path_stamp(path) != in.next()) return std::nullopt;
+            }
+            return take_result(in, spec);
+        } catch (const std::out_of_range&) {
+            return std::nullopt;  // damaged: plan again
+        }
+    }
+    return std::nullopt;
+}
+
+Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvReader& env, const Planner& plan) {
+    // Stamps before what they stand for is read: a change made meanwhile
+    // shows as a changed stamp next time.
+    Stamps key;
+    for (const auto& d : listed_dirs(store_)) key.emplace_back(fsx::to_utf8(d), path_stamp(d));
+    Reads reads;
+    EnvReader recording = [&](const std::string& name) {
+        auto v = env(name);
+        if (std::none_of(reads.begin(), reads.end(), [&](const auto& r) { return r.first == name; }))
+            reads.emplace_back(name, v);
+        return v;
+    };
+    Activation a = plan(recording, key);
+
+    // What config.toml said to this plan (nullptr: not known, keep nothing).
+    std::vector<std::pair<std::string, std::string>> texts;
+    Store* stores[] = {&store_, store_.shared()};
+    for (Store* s : stores) {
+        if (!s) continue;
+        if (!s->config_source()) return a;
+        texts.emplace_back(fsx::to_utf8(s->config_file()), *s->config_source());
+    }
+    // A stamp of a relative folder, or an empty PATH entry (the current
+    // folder), would be read against another current folder next time.
+    if (std::any_of(key.begin(), key.end(), [](const auto& k) { return is_relative(k.first); })) return a;
+    for (const auto& [name, v] : reads)
+        if (name == "PATH" && v && style_ == PathStyle::posix &&
+            (v->empty() || v->front() == ':' || v->back() == ':' || v->find("::") != std::string::npos))
+            return a;
+
+    // A path met twice (a folder twice on PATH) is stat'ed once; its first stamp is the older.
+    Stamps once;
+    for (const auto& k : key)
+        if (std::none_of(once.begin(), once.end(), [&](const auto& o) { return o.first == k.first; }))
+            once.push_back(k);
+    std::vector<std::string> fields = {id(spec), std::to_string(reads.size())};
+    for (const auto& [name, v] : reads) fields.insert(fields.end(), {name, opt_field(v)});
+    fields.push_back(std::to_string(once.size()));
+    for (const auto& [p, st] : once) fields.insert(fields.end(), {p, st});
+    put_result(fields, a);
+
+    const std::string count = std::to_string(texts.size());
+    std::vector<std::string_view> head = {kind, count};
+    for (const auto& [p, t] : texts) head.insert(head.end(), {p, t});
+    std::string out;
+    records::put_record(out, head);
+    std::vector<std::string_view> mine(fields.begin(), fields.end());
+    records::put_record(out, mine);
+
+    // The records kept before, when made under the same config.toml texts,
+    // less the one this replaces (same id, same environment).
+    const auto file = store_.cache_dir() / "activations.txt";
+    if (auto old = fsx::read_file(file, max_file_bytes)) {
+        records::Reader r(*old);
+        std::vector<std::string_view> f;
+        std::string_view raw;
+        size_t kept = 1;
+        if (r.next(f) && f == head) {
+            while (kept < max_records && r.next(f, &raw)) {
+                size_t env_fields = 2;
+                try {
+                    records::Fields in(f, 1);
+                    env_fields += 2 * take_count(in);
+                } catch (const std::out_of_range&) {
+                    break;
+                }
+                const bool same = f.size() >= env_fields && std::equal(f.begin(), f.begin() + env_fields, mine.begin(),
+                                                                       mine.begin() + std::min(env_fields, mine.size()));
+                if (same) continue;
+                out += raw;
+                ++kept;
+            }
+        }
+    }
+    // Only beside a store that is there; a store that cannot be written keeps none.
+    if (!fsx::is_dir(store_.root())) return a;
+    try {
+        fsx::write_file_atomic(file, out, fsx::Durability::cache);
+    } catch (const Error&) {
+    }
+    return a;
+}
+
+}  // namespace cudaenv
