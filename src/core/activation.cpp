@@ -33,15 +33,6 @@ bool is_list_var(const std::string& name) { return name == "PATH" || name == "LD
 std::string was_name(const std::string& name) { return "__CUDAENV_" + name + "_WAS"; }
 std::string set_name(const std::string& name) { return "__CUDAENV_" + name + "_SET"; }
 
-// Names come back from the environment and are written into shell code
-// unquoted: accept plain identifiers only.
-bool valid_name(std::string_view n) {
-    if (n.empty() || n.size() > 64 || (n[0] >= '0' && n[0] <= '9')) return false;
-    for (char c : n)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-    return true;
-}
-
 // cmd's limit counts UTF-16 units, not the bytes of our UTF-8 strings.
 size_t utf16_length(std::string_view s) {
     size_t n = 0;
@@ -66,7 +57,7 @@ std::optional<State> read_state(const EnvReader& env) {
         if (field == "v2" || field.empty()) continue;
         if (field.starts_with("~")) {
             auto name = field.substr(1);
-            if (!valid_name(name)) return std::nullopt;
+            if (!valid_env_name(name)) return std::nullopt;
             if (auto v = env(set_name(name))) st.last_set[name] = *v;
             continue;
         }
@@ -74,7 +65,7 @@ std::optional<State> read_state(const EnvReader& env) {
         if (eq == std::string::npos) return std::nullopt;
         auto name = field.substr(0, eq);
         auto flag = field.substr(eq + 1);
-        if (!valid_name(name) || (flag != "+" && flag != "-") || st.saved.count(name)) return std::nullopt;
+        if (!valid_env_name(name) || (flag != "+" && flag != "-") || st.saved.count(name)) return std::nullopt;
         st.saved[name] = flag == "+" ? std::optional<std::string>(env(was_name(name)).value_or("")) : std::nullopt;
         st.order.push_back(name);
     }
@@ -160,6 +151,13 @@ std::string merge_back(const std::string& current, const std::string& we_set, co
 
 }  // namespace
 
+bool valid_env_name(std::string_view n) {
+    if (n.empty() || n.size() > 64 || (n[0] >= '0' && n[0] <= '9')) return false;
+    for (char c : n)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
 PairEnv pair_env(const DetectedPair& pair, const std::string& spec) {
     PairEnv e;
     e.spec = spec;
@@ -220,7 +218,7 @@ std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitReco
 
 bool set_by_cudaenv(const EnvReader& env, const std::string& name) {
     auto value = env(name);
-    return value && valid_name(name) && env(set_name(name)) == value;
+    return value && valid_env_name(name) && env(set_name(name)) == value;
 }
 
 std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,

@@ -50,6 +50,11 @@ struct PairEnv {
 
 PairEnv pair_env(const DetectedPair& pair, const std::string& spec);
 
+// Variable names are written into shell code unquoted, and some come back
+// from the environment or the store's cache: plain identifiers only
+// ([A-Za-z_][A-Za-z0-9_]*, at most 64 characters).
+bool valid_env_name(std::string_view n);
+
 // Changes that activate `pair` (nullopt: "system", the environment as it was
 // before any `use`, with CUDAENV_VERSION=system). Throws Error when the
 // resulting PATH would exceed cmd's limit under Windows semantics.

@@ -132,6 +132,8 @@ Activation take_result(records::Fields& f, const std::string& spec) {
     a.changes.resize(take_count(f));
     for (auto& c : a.changes) {
         c.name = f.str();
+        // Rendered into shell code unquoted: a name planning could not make is damage.
+        if (!valid_env_name(c.name)) throw std::out_of_range("record: bad variable name");
         c.value = take_opt(f);
     }
     a.notes = take_strings(f);

@@ -257,6 +257,16 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         CHECK_FALSE(a.kept);
         check_same(a, first);
     }
+    SUBCASE("a variable name that is shell code is never handed to a shell") {
+        auto text = good;
+        auto at = text.rfind("15:CUDAENV_VERSION");
+        REQUIRE(at != std::string::npos);
+        text.replace(at, 18, "15:CUDAENV_VERS;ON");  // the same length: only the name is wrong
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+    }
     SUBCASE("a store whose cache folder cannot be written still plans") {
         fs::remove_all(f.root / "cache");
         write(f.root / "cache", "a file where the folder should be");
