@@ -43,12 +43,6 @@ bool take_flag(records::Fields& f) {
     return v == "1";
 }
 
-Version take_version(records::Fields& f) {
-    auto v = Version::parse(f.next());
-    if (!v) throw std::out_of_range("record: bad version");
-    return *v;
-}
-
 size_t take_count(records::Fields& f) {
     auto n = f.number();
     if (n < 0 || n > 100000) throw std::out_of_range("record: bad count");
@@ -163,24 +157,27 @@ bool is_relative(const std::string& utf8) { return !fsx::from_utf8(utf8).is_abso
 
 }  // namespace
 
-ActivationCache::ActivationCache(Store& store, PathStyle style) : store_(store), style_(style) {}
+ActivationCache::ActivationCache(Store& store, PathStyle style)
+    : store_(store), file_(store.cache_dir() / "activations.txt") {
+    // This build (its version, and its file's stamp: a rebuild of one
+    // version), the path style and the shared store begin every record's id.
+    id_prefix_ = CUDAENV_VERSION_STRING "\n" + path_stamp(platform::executable_stat_path());
+    id_prefix_ += style == PathStyle::windows ? "\nwindows\n" : "\nposix\n";
+    if (auto* s = store_.shared()) id_prefix_ += fsx::to_utf8(s->root());
+    id_prefix_ += "\n";
+    posix_ = style == PathStyle::posix;
+}
 
-std::string ActivationCache::id(const std::string& spec) const {
-    // This build: its version, and its file's stamp (a rebuild of one version).
-    std::string out = CUDAENV_VERSION_STRING "\n" + path_stamp(platform::executable_stat_path());
-    out += style_ == PathStyle::windows ? "\nwindows\n" : "\nposix\n";
-    if (auto* s = store_.shared()) out += fsx::to_utf8(s->root());
-    out += "\n" + spec;
-    return out;
+const std::string& ActivationCache::file_text() {
+    if (!text_) text_ = fsx::read_file(file_, max_file_bytes).value_or("");
+    return *text_;
 }
 
 std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env) {
-    auto text = fsx::read_file(store_.cache_dir() / "activations.txt", max_file_bytes);
-    if (!text) return std::nullopt;
-    records::Reader r(*text);
+    records::Reader r(file_text());
     std::vector<std::string_view> head;
     if (!r.next(head) || head.size() < 2 || head[0] != kind) return std::nullopt;
-    const auto want = id(spec);
+    const auto want = id_prefix_ + spec;
     std::vector<std::string_view> f;
     while (r.next(f)) {
         if (f.empty() || f[0] != want) continue;
@@ -236,7 +233,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     // folder), would be read against another current folder next time.
     if (std::any_of(key.begin(), key.end(), [](const auto& k) { return is_relative(k.first); })) return a;
     for (const auto& [name, v] : reads)
-        if (name == "PATH" && v && style_ == PathStyle::posix &&
+        if (name == "PATH" && v && posix_ &&
             (v->empty() || v->front() == ':' || v->back() == ':' || v->find("::") != std::string::npos))
             return a;
 
@@ -245,7 +242,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     for (const auto& k : key)
         if (std::none_of(once.begin(), once.end(), [&](const auto& o) { return o.first == k.first; }))
             once.push_back(k);
-    std::vector<std::string> fields = {id(spec), std::to_string(reads.size())};
+    std::vector<std::string> fields = {id_prefix_ + spec, std::to_string(reads.size())};
     for (const auto& [name, v] : reads) fields.insert(fields.end(), {name, opt_field(v)});
     fields.push_back(std::to_string(once.size()));
     for (const auto& [p, st] : once) fields.insert(fields.end(), {p, st});
@@ -259,35 +256,23 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     std::vector<std::string_view> mine(fields.begin(), fields.end());
     records::put_record(out, mine);
 
-    // The records kept before, when made under the same config.toml texts,
-    // less the one this replaces (same id, same environment).
-    const auto file = store_.cache_dir() / "activations.txt";
-    if (auto old = fsx::read_file(file, max_file_bytes)) {
-        records::Reader r(*old);
-        std::vector<std::string_view> f;
-        std::string_view raw;
-        size_t kept = 1;
-        if (r.next(f) && f == head) {
-            while (kept < max_records && r.next(f, &raw)) {
-                size_t env_fields = 2;
-                try {
-                    records::Fields in(f, 1);
-                    env_fields += 2 * take_count(in);
-                } catch (const std::out_of_range&) {
-                    break;
-                }
-                const bool same = f.size() >= env_fields && std::equal(f.begin(), f.begin() + env_fields, mine.begin(),
-                                                                       mine.begin() + std::min(env_fields, mine.size()));
-                if (same) continue;
-                out += raw;
-                ++kept;
-            }
+    // The records this file held (as find() read it), when made under the
+    // same config.toml texts, less the one this replaces: the same id and
+    // the same environment reads.
+    const size_t env_fields = 2 + 2 * reads.size();
+    records::Reader r(file_text());
+    std::vector<std::string_view> f;
+    std::string_view raw;
+    if (r.next(f) && f == head)
+        for (size_t kept = 1; kept < max_records && r.next(f, &raw);) {
+            if (f.size() >= env_fields && std::equal(mine.begin(), mine.begin() + env_fields, f.begin())) continue;
+            out += raw;
+            ++kept;
         }
-    }
     // Only beside a store that is there; a store that cannot be written keeps none.
     if (!fsx::is_dir(store_.root())) return a;
     try {
-        fsx::write_file_atomic(file, out, fsx::Durability::cache);
+        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
     } catch (const Error&) {
     }
     return a;

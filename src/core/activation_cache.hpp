@@ -24,6 +24,7 @@
 // first. The file is a cache: written without waiting for the disk, and a
 // damaged or foreign one reads as empty. An environment whose PATH holds a
 // relative folder (whose stamp depends on the current folder) is not kept.
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -54,9 +55,12 @@ public:
 
 private:
     Store& store_;
-    PathStyle style_;
+    std::filesystem::path file_;
+    std::string id_prefix_;             // a record's id is this, then the spec
+    bool posix_ = true;
+    std::optional<std::string> text_;  // the file, read once ("" when there is none)
 
-    std::string id(const std::string& spec) const;
+    const std::string& file_text();
 };
 
 }  // namespace cudaenv

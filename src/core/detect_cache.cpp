@@ -33,13 +33,13 @@ std::vector<fs::path> take_paths(records::Fields& f) {
     return out;
 }
 
+}  // namespace
+
 Version take_version(records::Fields& f) {
     auto v = Version::parse(f.next());
     if (!v) throw std::out_of_range("record: bad version");
     return *v;
 }
-
-}  // namespace
 
 std::vector<std::string> encode(const Toolkit& t) {
     std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};

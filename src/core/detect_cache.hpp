@@ -37,6 +37,8 @@ std::vector<std::string> encode(const Toolkit& t);
 std::vector<std::string> encode(const Cudnn& c);
 Toolkit decode_toolkit(records::Fields& f);
 Cudnn decode_cudnn(records::Fields& f);
+// The next field as a Version (throws std::out_of_range when it is not one).
+Version take_version(records::Fields& f);
 
 // "<mtime ns>:<size>" of a file, "<mtime ns>" of a folder, "-" when absent.
 std::string path_stamp(const fs::path& p);
