@@ -3,6 +3,26 @@
 # build (preset windows-cross) takes its static libraries from the prefix that
 # cmake/build-mingw-deps.sh builds from Debian's source packages, and the
 # header-only libraries from Debian's headers (a folder of links to just them).
+# cudaenv_deps: what every program links. cudaenv_install_deps: libarchive,
+# liblzma, libcurl and OpenSSL, linked only by the programs that run the
+# installer's code (cudaenv-install and the tests of that code): `cudaenv`
+# itself is linked static-pie on Linux (CMakeLists.txt) and must not name
+# their shared libraries. Every source still compiles against their headers.
+function(cudaenv_define_deps)  # ARGN: the libraries every program links
+  set(_install LibArchive::LibArchive LibLZMA::LibLZMA CURL::libcurl OpenSSL::Crypto)
+  add_library(cudaenv_install_deps INTERFACE)
+  target_link_libraries(cudaenv_install_deps INTERFACE ${_install})
+  add_library(cudaenv_deps INTERFACE)
+  target_link_libraries(cudaenv_deps INTERFACE ${ARGN})
+  foreach(_t ${_install})
+    target_include_directories(cudaenv_deps SYSTEM INTERFACE $<TARGET_PROPERTY:${_t},INTERFACE_INCLUDE_DIRECTORIES>)
+    target_compile_definitions(cudaenv_deps INTERFACE $<TARGET_PROPERTY:${_t},INTERFACE_COMPILE_DEFINITIONS>)
+  endforeach()
+  if(WIN32)
+    target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)
+  endif()
+endfunction()
+
 if(MINGW AND CMAKE_CROSSCOMPILING)
   include(${CMAKE_CURRENT_LIST_DIR}/MingwDependencies.cmake)
   return()
@@ -37,10 +57,5 @@ foreach(_t spdlog::spdlog fmt::fmt)
 endforeach()
 target_compile_definitions(cudaenv_spdlog INTERFACE SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
 
-add_library(cudaenv_deps INTERFACE)
-target_link_libraries(cudaenv_deps INTERFACE
-  CLI11::CLI11 cudaenv_toml cudaenv_spdlog nlohmann_json::nlohmann_json
-  LibArchive::LibArchive LibLZMA::LibLZMA CURL::libcurl OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS})
-if(WIN32)
-  target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)
-endif()
+cudaenv_define_deps(CLI11::CLI11 cudaenv_toml cudaenv_spdlog nlohmann_json::nlohmann_json Threads::Threads
+                    ${CMAKE_DL_LIBS})

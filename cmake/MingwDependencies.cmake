@@ -71,11 +71,7 @@ target_compile_definitions(cudaenv_mingw_spdlog INTERFACE SPDLOG_COMPILED_LIB SP
 add_library(spdlog::spdlog ALIAS cudaenv_mingw_spdlog)
 
 find_package(Threads REQUIRED)
-add_library(cudaenv_deps INTERFACE)
-target_link_libraries(cudaenv_deps INTERFACE
-  CLI11::CLI11 tomlplusplus::tomlplusplus spdlog::spdlog nlohmann_json::nlohmann_json
-  LibArchive::LibArchive LibLZMA::LibLZMA CURL::libcurl OpenSSL::Crypto Threads::Threads)
-target_compile_definitions(cudaenv_deps INTERFACE UNICODE _UNICODE WIN32_LEAN_AND_MEAN NOMINMAX)
+cudaenv_define_deps(CLI11::CLI11 tomlplusplus::tomlplusplus spdlog::spdlog nlohmann_json::nlohmann_json Threads::Threads)
 # One .exe without libstdc++/libgcc/winpthread DLLs beside it: it runs from
 # any folder (and under Wine) as it is.
 target_link_options(cudaenv_deps INTERFACE -static)

@@ -24,7 +24,7 @@ file(RELATIVE_PATH _bin_to_lib /p/${CUDAENV_INSTALL_BINDIR} /p/${CUDAENV_INSTALL
 set_source_files_properties(${PROJECT_SOURCE_DIR}/src/platform/install_dirs.cpp PROPERTIES
   COMPILE_DEFINITIONS "CUDAENV_BIN_TO_PRIVLIB=\"${_bin_to_lib}\"")
 
-install(TARGETS cudaenv cudaenv-install cudaenv-shim RUNTIME DESTINATION ${CUDAENV_INSTALL_BINDIR})
+install(TARGETS cudaenv cudaenv-install cudaenv-probe cudaenv-shim RUNTIME DESTINATION ${CUDAENV_INSTALL_BINDIR})
 
 # Shell completions, written at build time by the binary itself.
 set(_share ${PROJECT_BINARY_DIR}/share)

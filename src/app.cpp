@@ -191,7 +191,6 @@ constexpr CommandRegistration commands[] = {
     {"install", register_install_forward},
     {"uninstall", register_uninstall},
     {"check", register_check},
-    {"__probe", register_check},
     {"doctor", register_doctor},
     {"export", register_export},
     {"kernel", register_kernel},

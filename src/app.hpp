@@ -13,7 +13,7 @@ namespace cudaenv {
 class Context;
 
 // A command name as typed and the function that adds it to the CLI (one
-// function may add several names: `use` and `shell`, `check` and `__probe`).
+// function may add several names: `use` and `shell`).
 struct CommandRegistration {
     std::string_view name;
     void (*add)(CLI::App&, Context&);

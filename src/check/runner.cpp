@@ -11,6 +11,7 @@
 #include "check/doctor_clients.hpp"
 #include "check/report.hpp"
 #include "core/activation.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/lock.hpp"
 #include "core/checks.hpp"
 #include "core/detect_cache.hpp"
@@ -130,12 +131,22 @@ struct ChildRun {
     std::optional<PairResult> early;
 };
 
+// The child is its own program, linked dynamically because it loads the
+// pair's libraries (src/main_probe.cpp); cudaenv itself is linked static.
+std::filesystem::path probe_program() {
+    auto program = platform::sibling_program("cudaenv-probe");
+    if (!platform::is_executable(program))
+        throw Error("the check program '" + fsx::to_utf8(program) + "' is missing",
+                    "reinstall cudaenv: cudaenv-probe belongs beside the cudaenv executable");
+    return program;
+}
+
 // Reads the store (not thread-safe): done for every pair before any child starts.
-ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, const RunOptions& opts) {
+ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, const RunOptions& opts,
+                       const std::filesystem::path& program) {
     ChildRun run;
     run.spec = spec;
-    std::vector<std::string> argv = {fsx::to_utf8(platform::executable_path()), "__probe", "--toolkit",
-                                     fsx::to_utf8(pair.toolkit.path)};
+    std::vector<std::string> argv = {fsx::to_utf8(program), "__probe", "--toolkit", fsx::to_utf8(pair.toolkit.path)};
     if (pair.cudnn) {
         argv.insert(argv.end(), {"--cudnn", fsx::to_utf8(pair.cudnn->path)});
         if (!pair.cudnn->variant.empty()) argv.insert(argv.end(), {"--cudnn-variant", pair.cudnn->variant});
@@ -227,7 +238,7 @@ std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& stor
 }  // namespace
 
 PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
-    return run_child(pair, prepare_child(pair, shown_specs({pair}, store).front(), store, opts), opts);
+    return run_child(pair, prepare_child(pair, shown_specs({pair}, store).front(), store, opts, probe_program()), opts);
 }
 
 std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
@@ -238,9 +249,10 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // open. One at a time there until it passes a handle list.
     if constexpr (platform::is_windows) max_parallel = 1;
     const auto specs = shown_specs(pairs, store);
+    const auto program = probe_program();
     if (pairs.size() <= 1 || max_parallel <= 1) {
         for (size_t i = 0; i < pairs.size(); ++i)
-            results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts), opts);
+            results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts, program), opts);
         return results;
     }
     RunOptions shared = opts;
@@ -249,7 +261,7 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;
-    for (size_t i = 0; i < pairs.size(); ++i) runs.push_back(prepare_child(pairs[i], specs[i], store, shared));
+    for (size_t i = 0; i < pairs.size(); ++i) runs.push_back(prepare_child(pairs[i], specs[i], store, shared, program));
     std::atomic<size_t> next{0};
     std::vector<std::thread> workers;
     const size_t n = std::min(pairs.size(), static_cast<size_t>(max_parallel));

@@ -1,6 +1,6 @@
 // cudaenv check [<spec>...] [--all] [--json]: prove that pairs work. Each pair
-// runs in a child process (`cudaenv __probe`, hidden) started with that
-// pair's environment, so a crash, a hang or a conflicting library in one pair
+// runs in a child process (the cudaenv-probe program, src/main_probe.cpp)
+// started with that pair's environment, so a crash, a hang or a conflicting library in one pair
 // cannot take cudaenv down nor poison the next pair.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -113,23 +113,6 @@ void run_check(Context& ctx, const CheckArgs& a) {
     ctx.exit_code = all_pass ? 0 : 1;
 }
 
-void run_probe_cmd(Context& ctx, const std::string& toolkit, const std::string& cudnn, const std::string& variant,
-                   const std::string& shape, int runs, const std::string& gpu_lock, double timeout) {
-    check::ProbeOptions o;
-    o.toolkit = fsx::from_utf8(toolkit);
-    if (!cudnn.empty()) o.cudnn = fsx::from_utf8(cudnn);
-    o.cudnn_variant = variant;
-    if (!shape.empty()) {
-        auto s = check::ConvShape::parse(shape);
-        if (!s) throw UsageError("invalid --shape '" + shape + "'");
-        o.shape = *s;
-    }
-    o.runs = runs;
-    if (!gpu_lock.empty()) o.gpu_lock = fsx::from_utf8(gpu_lock);
-    o.timeout_s = timeout;
-    ctx.exit_code = check::run_probe(o, std::cout);
-}
-
 }  // namespace
 
 void register_check(CLI::App& app, Context& ctx) {
@@ -148,26 +131,6 @@ void register_check(CLI::App& app, Context& ctx) {
                     "table (Markdown; JSON with --json)");
     cmd->footer("Each pair runs in its own process with that pair's environment. Exit status 0 only if every pair passed.");
     cmd->callback([&ctx, a] { run_check(ctx, *a); });
-
-    // The child `check` starts for each pair; hidden from help and completions.
-    auto p = std::make_shared<CheckArgs>();
-    auto toolkit = std::make_shared<std::string>();
-    auto cudnn = std::make_shared<std::string>();
-    auto variant = std::make_shared<std::string>();
-    auto gpu_lock = std::make_shared<std::string>();
-    auto* probe = app.add_subcommand("__probe", "");
-    probe->group("");
-    probe->add_option("--toolkit", *toolkit)->required();
-    probe->add_option("--cudnn", *cudnn);
-    probe->add_option("--cudnn-variant", *variant);
-    probe->add_option("--shape", p->shape);
-    probe->add_option("--runs", p->runs);
-    probe->add_option("--gpu-lock", *gpu_lock);
-    p->timeout = 0;
-    probe->add_option("--timeout", p->timeout);
-    probe->callback([&ctx, p, toolkit, cudnn, variant, gpu_lock] {
-        run_probe_cmd(ctx, *toolkit, *cudnn, *variant, p->shape, p->runs, *gpu_lock, p->timeout);
-    });
 }
 
 }  // namespace cudaenv

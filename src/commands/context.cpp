@@ -4,6 +4,7 @@
 
 #include "core/system_store.hpp"
 #include "core/detect_cache.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "shell/profile_lines.hpp"
 #include "shell/shell.hpp"
@@ -55,7 +56,7 @@ std::unique_ptr<Shell> integration_shell(const std::string& command) {
 void Context::refresh_session_shims() {
     // The shims call cudaenv, also when cudaenv-install (beside it) writes them.
     auto exe = platform::executable_path();
-    auto main_exe = exe.parent_path() / fsx::from_utf8(std::string("cudaenv") + platform::exe_suffix());
+    auto main_exe = platform::sibling_program("cudaenv");
     if (exe.filename() != main_exe.filename() && platform::is_executable(main_exe)) exe = main_exe;
     InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(store().root())};
     auto dir = store().shims_dir();

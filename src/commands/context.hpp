@@ -73,6 +73,8 @@ void register_install(CLI::App& app, Context& ctx);
 void register_install_forward(CLI::App& app, Context& ctx);
 void register_uninstall(CLI::App& app, Context& ctx);
 void register_check(CLI::App& app, Context& ctx);
+// `__probe`, the child of `check`: only the cudaenv-probe program (src/main_probe.cpp).
+void register_probe(CLI::App& app, Context& ctx);
 void register_doctor(CLI::App& app, Context& ctx);
 void register_export(CLI::App& app, Context& ctx);
 void register_kernel(CLI::App& app, Context& ctx);

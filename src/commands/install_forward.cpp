@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands/context.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -14,8 +15,7 @@ namespace cudaenv {
 namespace {
 
 void run_install_forward(Context& ctx, const std::vector<std::string>& rest) {
-    auto program = platform::executable_path().parent_path() / fsx::from_utf8(std::string("cudaenv-install") +
-                                                                               platform::exe_suffix());
+    auto program = platform::sibling_program("cudaenv-install");
     if (!platform::is_executable(program))
         throw Error("the installer '" + fsx::to_utf8(program) + "' is missing",
                     "reinstall cudaenv: cudaenv-install belongs beside the cudaenv executable");

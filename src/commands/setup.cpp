@@ -29,7 +29,8 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> program_names = {std::string("cudaenv") + platform::exe_suffix(),
                                                 std::string("cudaenv-shim") + platform::exe_suffix(),
-                                                std::string("cudaenv-install") + platform::exe_suffix()};
+                                                std::string("cudaenv-install") + platform::exe_suffix(),
+                                                std::string("cudaenv-probe") + platform::exe_suffix()};
 
 // The programs, and the files of the private folder beside them (the zip's
 // and the build tree's lib/cudaenv: zlibwapi.dll), as paths under the folder.

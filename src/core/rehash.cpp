@@ -5,6 +5,7 @@
 
 #include "core/detect.hpp"
 #include "core/detect_cache.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "util/embedded.hpp"
 #include "util/error.hpp"
@@ -114,10 +115,7 @@ std::string toolkit_tool_of(const fs::path& file, PathStyle style) {
     return nvidia_tool_names().count(name) ? name : std::string();
 }
 
-fs::path shim_program_path() {
-    auto exe = platform::executable_path();
-    return exe.parent_path() / fsx::from_utf8(std::string("cudaenv-shim") + platform::exe_suffix());
-}
+fs::path shim_program_path() { return platform::sibling_program("cudaenv-shim"); }
 
 std::set<std::string> toolkit_tools(Store& store) {
     std::set<std::string> tools;

@@ -22,4 +22,8 @@ std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe) {
 
 std::filesystem::path private_lib_dir() { return private_lib_dir_for(executable_path()); }
 
+std::filesystem::path sibling_program(const std::string& name) {
+    return executable_path().parent_path() / fsx::from_utf8(name + exe_suffix());
+}
+
 }  // namespace cudaenv::platform

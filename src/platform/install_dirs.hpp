@@ -3,6 +3,7 @@
 // executable, so a relocated install (an unpacked zip, a prefix moved
 // elsewhere) still finds them.
 #include <filesystem>
+#include <string>
 
 namespace cudaenv::platform {
 
@@ -15,5 +16,10 @@ std::filesystem::path private_lib_dir();
 
 // The same rule for a given executable path (testable).
 std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe);
+
+// Another of cudaenv's programs (cudaenv-install, cudaenv-probe,
+// cudaenv-shim; the name without .exe): it sits beside the running
+// executable, in a build tree, in <prefix>/bin and in the Windows zip alike.
+std::filesystem::path sibling_program(const std::string& name);
 
 }  // namespace cudaenv::platform

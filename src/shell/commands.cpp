@@ -24,7 +24,6 @@ constexpr CommandInfo table[] = {
     {"discover", false, false, CommandArg::folder, false},
     {"trace", false, false, spec, false},
     {"hook-env", false, false, CommandArg::none, true},
-    {"__probe", false, false, CommandArg::none, true},  // the child `check` starts per pair
     {"list", false, false, CommandArg::none, false},
     {"current", false, false, CommandArg::none, false},
     {"which", false, false, CommandArg::none, false},

@@ -35,10 +35,16 @@ std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
 }
 
 std::string posix_single_quote(std::string_view value) {
-    std::string out = "'";
-    for (char c : value) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
+    // Appended run by run between quotes: PATH-sized values are on every `use`.
+    std::string out;
+    out.reserve(value.size() + 2);
+    out += '\'';
+    for (size_t from = 0;;) {
+        auto q = value.find('\'', from);
+        out.append(value.substr(from, q - from));
+        if (q == std::string_view::npos) break;
+        out += "'\\''";
+        from = q + 1;
     }
     out += '\'';
     return out;

@@ -74,7 +74,7 @@ class Base(unittest.TestCase):
         # The binaries where uid 65534 can run them.
         self.bindir = os.path.join(self.tmp, "bin")
         os.makedirs(self.bindir)
-        for name in ("cudaenv", "cudaenv-install"):
+        for name in ("cudaenv", "cudaenv-install", "cudaenv-probe"):
             shutil.copy2(os.path.join(os.path.dirname(BIN_SRC), name), self.bindir)
         self.bin = os.path.join(self.bindir, "cudaenv")
         self.sys = os.path.join(self.tmp, "system")

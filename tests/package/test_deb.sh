@@ -20,7 +20,7 @@ echo "package: $(basename "$deb")"
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
 dpkg-deb --contents "$deb" | awk '{print $6}' | sort >"$work/contents.txt"
 cat "$work/contents.txt"
-for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-shim \
+for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-probe ./usr/bin/cudaenv-shim \
          ./usr/share/bash-completion/completions/cudaenv ./usr/share/zsh/vendor-completions/_cudaenv \
          ./usr/share/fish/vendor_completions.d/cudaenv.fish ./usr/share/cudaenv/cudaenv-completion.ps1 \
          ./usr/share/man/man1/cudaenv.1.gz ./usr/share/doc/cudaenv/copyright ./usr/share/doc/cudaenv/changelog.gz \

@@ -89,7 +89,7 @@ expect(len(zips) == 1, "one zip", text(p))
 with zipfile.ZipFile(os.path.join(WORK, "out", zips[0])) as z:
     names = z.namelist()
     top = zips[0][:-4]
-    for f in ("cudaenv.exe", "cudaenv-shim.exe", "cudaenv-install.exe", "LICENSE", "THIRD-PARTY-NOTICES.txt",
+    for f in ("cudaenv.exe", "cudaenv-shim.exe", "cudaenv-install.exe", "cudaenv-probe.exe", "LICENSE", "THIRD-PARTY-NOTICES.txt",
               "README.md", "share/cudaenv/cudaenv-completion.ps1", "lib/cudaenv/zlibwapi.dll"):
         expect(f"{top}/{f}" in names, f"{f} in the zip", "\n".join(names))
     z.extractall(os.path.join(WORK, "unzipped"))
@@ -125,7 +125,7 @@ step = "install"
 out = text(run(EXE, "setup", "--install"))
 print(out)
 local_unix = run("winepath", "-u", PROGS).stdout.decode().strip()
-for f in ("cudaenv.exe", "cudaenv-shim.exe", "cudaenv-install.exe", "lib/cudaenv/zlibwapi.dll"):
+for f in ("cudaenv.exe", "cudaenv-shim.exe", "cudaenv-install.exe", "cudaenv-probe.exe", "lib/cudaenv/zlibwapi.dll"):
     expect(os.path.isfile(os.path.join(local_unix, f)), f"{f} in {PROGS}")
 # Never beside the programs: there it would be in `check`'s application folder.
 expect(not os.path.exists(os.path.join(local_unix, "zlibwapi.dll")), "no zlibwapi.dll beside cudaenv.exe")

@@ -1,0 +1,55 @@
+// cudaenv-probe __probe --toolkit <dir> [--cudnn <dir>] ...: one pair's check,
+// run by `cudaenv check` as a child process started with that pair's
+// environment (src/check/runner.cpp). Only the cudaenv-probe program
+// (src/main_probe.cpp) registers it; it is hidden from help and completions.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "check/probe.hpp"
+#include "commands/context.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct ProbeArgs {
+    std::string toolkit, cudnn, variant, shape, gpu_lock;
+    int runs = 25;
+    double timeout = 0;
+};
+
+void run_probe_cmd(Context& ctx, const ProbeArgs& a) {
+    check::ProbeOptions o;
+    o.toolkit = fsx::from_utf8(a.toolkit);
+    if (!a.cudnn.empty()) o.cudnn = fsx::from_utf8(a.cudnn);
+    o.cudnn_variant = a.variant;
+    if (!a.shape.empty()) {
+        auto s = check::ConvShape::parse(a.shape);
+        if (!s) throw UsageError("invalid --shape '" + a.shape + "'");
+        o.shape = *s;
+    }
+    o.runs = a.runs;
+    if (!a.gpu_lock.empty()) o.gpu_lock = fsx::from_utf8(a.gpu_lock);
+    o.timeout_s = a.timeout;
+    ctx.exit_code = check::run_probe(o, std::cout);
+}
+
+}  // namespace
+
+void register_probe(CLI::App& app, Context& ctx) {
+    auto a = std::make_shared<ProbeArgs>();
+    auto* probe = app.add_subcommand("__probe", "");
+    probe->group("");
+    probe->add_option("--toolkit", a->toolkit)->required();
+    probe->add_option("--cudnn", a->cudnn);
+    probe->add_option("--cudnn-variant", a->variant);
+    probe->add_option("--shape", a->shape);
+    probe->add_option("--runs", a->runs);
+    probe->add_option("--gpu-lock", a->gpu_lock);
+    probe->add_option("--timeout", a->timeout);
+    probe->callback([&ctx, a] { run_probe_cmd(ctx, *a); });
+}
+
+}  // namespace cudaenv

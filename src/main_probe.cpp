@@ -1,0 +1,13 @@
+// cudaenv-probe: the child `cudaenv check` starts for each pair, with that
+// pair's environment (src/check/runner.cpp). It is the one program that loads
+// CUDA's and cuDNN's libraries (dlopen), so it is linked dynamically, while
+// `cudaenv` itself is linked static-pie for a fast start (CMakeLists.txt).
+// `cudaenv check` runs it as `cudaenv-probe __probe ...`.
+#include "app.hpp"
+#include "commands/context.hpp"
+#include "platform/exit.hpp"
+
+int main(int argc, char** argv) {
+    static constexpr cudaenv::CommandRegistration probe[] = {{"__probe", cudaenv::register_probe}};
+    cudaenv::platform::exit_process(cudaenv::run_app(argc, argv, probe));
+}
