@@ -369,6 +369,14 @@ output_and_usage)
     FAKECUDA_DRIVER_VERSION=0 run 1 "$BIN" check 12.6 12.6 "${SMALL[@]}"
     has "$OUT" "SPEC"   # the summary table after several pairs
     hasnt "$("$BIN" completions bash)" "__probe"
+    # The child is cudaenv-probe, beside cudaenv: cudaenv itself has no __probe,
+    # and without cudaenv-probe beside it, check says so and checks nothing.
+    run 2 "$BIN" __probe --toolkit "$T/cuda-12.6"
+    mkdir "$T/lone" && cp "$BIN" "$T/lone/cudaenv"
+    run 1 "$T/lone/cudaenv" check 12.6 "${SMALL[@]}"
+    has "$ERR" "cudaenv: error: the check program '$T/lone/cudaenv-probe' is missing"
+    has "$ERR" "cudaenv-probe belongs beside the cudaenv executable"
+    [ -z "$OUT" ] || fail "check printed results without its probe: $OUT"
     # A corrupt checks.toml is replaced, not fatal.
     echo "[[[" >"$CUDAENV_ROOT/checks.toml"
     run 0 "$BIN" check 12.6 "${SMALL[@]}"
