@@ -131,16 +131,6 @@ struct ChildRun {
     std::optional<PairResult> early;
 };
 
-// The child is its own program, linked dynamically because it loads the
-// pair's libraries (src/main_probe.cpp); cudaenv itself is linked static.
-std::filesystem::path probe_program() {
-    auto program = platform::sibling_program("cudaenv-probe");
-    if (!platform::is_executable(program))
-        throw Error("the check program '" + fsx::to_utf8(program) + "' is missing",
-                    "reinstall cudaenv: cudaenv-probe belongs beside the cudaenv executable");
-    return program;
-}
-
 // Reads the store (not thread-safe): done for every pair before any child starts.
 ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, const RunOptions& opts,
                        const std::filesystem::path& program) {
@@ -236,6 +226,14 @@ std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& stor
 }
 
 }  // namespace
+
+std::filesystem::path probe_program() {
+    auto program = platform::sibling_program("cudaenv-probe");
+    if (!platform::is_executable(program))
+        throw Error("the check program '" + fsx::to_utf8(program) + "' is missing",
+                    "reinstall cudaenv: cudaenv-probe belongs beside the cudaenv executable");
+    return program;
+}
 
 PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
     return run_child(pair, prepare_child(pair, shown_specs({pair}, store).front(), store, opts, probe_program()), opts);

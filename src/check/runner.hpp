@@ -21,6 +21,11 @@ struct RunOptions {
     std::filesystem::path gpu_lock;
 };
 
+// The child's program, cudaenv-probe beside this executable (linked
+// dynamically because it loads the pair's libraries; src/main_probe.cpp).
+// Throws a clear error when it is missing.
+std::filesystem::path probe_program();
+
 // Checks one pair in a child process; never throws for what the child does.
 PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts);
 

@@ -84,6 +84,7 @@ void run_check(Context& ctx, const CheckArgs& a) {
         pairs.push_back(select_pair(active.spec, store));
     }
 
+    check::probe_program();  // missing: say so before announcing anything
     if (!a.json)
         for (const auto& p : pairs) std::cerr << "checking " << p.spec() << " ...\n";
     auto results = check::check_pairs(pairs, store, opts);

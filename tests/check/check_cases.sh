@@ -377,6 +377,7 @@ output_and_usage)
     has "$ERR" "cudaenv: error: the check program '$T/lone/cudaenv-probe' is missing"
     has "$ERR" "cudaenv-probe belongs beside the cudaenv executable"
     [ -z "$OUT" ] || fail "check printed results without its probe: $OUT"
+    hasnt "$ERR" "checking"
     # A corrupt checks.toml is replaced, not fatal.
     echo "[[[" >"$CUDAENV_ROOT/checks.toml"
     run 0 "$BIN" check 12.6 "${SMALL[@]}"
