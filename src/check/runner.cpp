@@ -228,15 +228,7 @@ std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& stor
 }  // namespace
 
 std::filesystem::path probe_program() {
-    auto program = platform::sibling_program("cudaenv-probe");
-    if (!platform::is_executable(program))
-        throw Error("the check program '" + fsx::to_utf8(program) + "' is missing",
-                    "reinstall cudaenv: cudaenv-probe belongs beside the cudaenv executable");
-    return program;
-}
-
-PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts) {
-    return run_child(pair, prepare_child(pair, shown_specs({pair}, store).front(), store, opts, probe_program()), opts);
+    return platform::required_sibling_program("cudaenv-probe", "the check program");
 }
 
 std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,

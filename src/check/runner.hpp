@@ -26,9 +26,6 @@ struct RunOptions {
 // Throws a clear error when it is missing.
 std::filesystem::path probe_program();
 
-// Checks one pair in a child process; never throws for what the child does.
-PairResult check_pair(const Pair& pair, Store& store, const RunOptions& opts);
-
 // Checks pairs in children that run at once (at most max_parallel): their
 // libraries load and their contexts start side by side, while a lock file
 // lets only one at a time time its convolutions, so each pair's timings are

@@ -6,7 +6,6 @@
 #include "commands/context.hpp"
 #include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
-#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -15,10 +14,7 @@ namespace cudaenv {
 namespace {
 
 void run_install_forward(Context& ctx, const std::vector<std::string>& rest) {
-    auto program = platform::sibling_program("cudaenv-install");
-    if (!platform::is_executable(program))
-        throw Error("the installer '" + fsx::to_utf8(program) + "' is missing",
-                    "reinstall cudaenv: cudaenv-install belongs beside the cudaenv executable");
+    auto program = platform::required_sibling_program("cudaenv-install", "the installer");
     std::vector<std::string> argv = {fsx::to_utf8(program), "install"};
     argv.insert(argv.end(), rest.begin(), rest.end());
     auto env = platform::environment();

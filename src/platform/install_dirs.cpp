@@ -1,6 +1,7 @@
 #include "platform/install_dirs.hpp"
 
 #include "platform/platform.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
 
 // CMake passes the path from the programs' folder to the private library
@@ -24,6 +25,14 @@ std::filesystem::path private_lib_dir() { return private_lib_dir_for(executable_
 
 std::filesystem::path sibling_program(const std::string& name) {
     return executable_path().parent_path() / fsx::from_utf8(name + exe_suffix());
+}
+
+std::filesystem::path required_sibling_program(const std::string& name, const std::string& what) {
+    auto program = sibling_program(name);
+    if (!is_executable(program))
+        throw Error(what + " '" + fsx::to_utf8(program) + "' is missing",
+                    "reinstall cudaenv: " + name + " belongs beside the cudaenv executable");
+    return program;
 }
 
 }  // namespace cudaenv::platform

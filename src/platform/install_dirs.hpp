@@ -21,5 +21,8 @@ std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe);
 // cudaenv-shim; the name without .exe): it sits beside the running
 // executable, in a build tree, in <prefix>/bin and in the Windows zip alike.
 std::filesystem::path sibling_program(const std::string& name);
+// The same for a program the command cannot go on without; `what` names it
+// for the error when it is missing ("the installer").
+std::filesystem::path required_sibling_program(const std::string& name, const std::string& what);
 
 }  // namespace cudaenv::platform

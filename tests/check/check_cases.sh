@@ -378,6 +378,9 @@ output_and_usage)
     has "$ERR" "cudaenv-probe belongs beside the cudaenv executable"
     [ -z "$OUT" ] || fail "check printed results without its probe: $OUT"
     hasnt "$ERR" "checking"
+    # The installer is found the same way, with the same kind of error.
+    run 1 "$T/lone/cudaenv" install 12.6
+    has "$ERR" "cudaenv: error: the installer '$T/lone/cudaenv-install' is missing"
     # A corrupt checks.toml is replaced, not fatal.
     echo "[[[" >"$CUDAENV_ROOT/checks.toml"
     run 0 "$BIN" check 12.6 "${SMALL[@]}"
