@@ -50,7 +50,7 @@ void run_export(Context& ctx, const ExportArgs& a) {
                              "add it to the specs, or use --all");
         opts.default_name = exporting::module_version(pv);
     }
-    std::cout << format->write(vars, opts);
+    std::cout << exporting::write(*format, vars, opts);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv::exporting {
 
@@ -232,11 +233,7 @@ std::string write_dotenv(const std::vector<PairVars>& pairs, const Options& o) {
     if (pairs.size() != 1) throw UsageError("`export dotenv` writes one pair", "name one spec");
     const auto& p = pairs.front();
     std::string block = std::string(block_begin) + "\n# cudaenv pair " + p.spec + "\n";
-    for (const auto& [name, value] : p.here) {
-        if (value.find('\n') != std::string::npos || value.find('\r') != std::string::npos)
-            throw Error("the value of " + name + " contains a line break, which no env-file reader accepts");
-        block += name + "=" + dotenv_value(value) + "\n";
-    }
+    for (const auto& [name, value] : p.here) block += name + "=" + dotenv_value(value) + "\n";
     block += std::string(block_end) + "\n";
     if (!o.out) return block;
     // An existing file keeps every line outside cudaenv's block.
@@ -355,13 +352,22 @@ std::string dotenv_value(const std::string& s) {
 const std::vector<Format>& formats() {
     static const std::vector<Format> table = {
         {"cmake-presets", "a configure preset merged into CMakeUserPresets.json (CMake, VS Code, Visual Studio, CLion)",
-         Target::presets_file, write_presets},
+         Target::presets_file, Carries::printable, Writes::pair,
+         "CMake keeps cache variables in CMakeCache.txt one per line", write_presets},
         {"dotenv", "KEY=value lines (VS Code python.envFile, docker --env-file, systemd EnvironmentFile)",
-         Target::stream_or_file, write_dotenv},
+         Target::stream_or_file, Carries::no_line_breaks, Writes::whole_environment,
+         "env-file readers end a value at a line break", write_dotenv},
         {"github-env", "NAME<<DELIMITER blocks for $GITHUB_ENV (appended with -o)", Target::stream_or_file,
+         Carries::no_line_breaks, Writes::whole_environment,
+         "GitHub's runner reads $GITHUB_ENV line by line and joins a value's lines with its own line ending",
          write_github_env},
-        {"lmod", "one Lua modulefile per pair into a folder (Lmod)", Target::folder, write_lmod},
-        {"tcl", "one Tcl modulefile per pair into a folder (Environment Modules, Lmod)", Target::folder, write_tcl},
+        {"lmod", "one Lua modulefile per pair into a folder (Lmod)", Target::folder, Carries::printable, Writes::pair,
+         "Lmod prints values into the shell code `module` evaluates, where a line break starts a new command",
+         write_lmod},
+        {"tcl", "one Tcl modulefile per pair into a folder (Environment Modules, Lmod)", Target::folder,
+         Carries::printable, Writes::pair,
+         "Environment Modules prints values into the shell code `module` evaluates, where a line break starts a new command",
+         write_tcl},
     };
     return table;
 }
@@ -370,6 +376,50 @@ const Format* find_format(const std::string& name) {
     for (const auto& f : formats())
         if (name == f.name) return &f;
     return nullptr;
+}
+
+namespace {
+
+// Names what holds the character: the pair's own folder when it is there,
+// else the variable (a PATH entry of the caller's, for the formats that
+// write the whole environment).
+[[noreturn]] void refuse_value(const Format& f, const PairVars& p, const std::string& name, const std::string& value) {
+    const bool breaks = str::has_control(value, true);
+    const std::string what = breaks ? "a line break" : "a control character";
+    std::string holder = "the value of " + name + " '" + str::visible(value) + "'";
+    std::string hint = "remove that entry from " + name + " before exporting";
+    for (const auto* dir : {&p.pair.toolkit.path, p.pair.cudnn ? &p.pair.cudnn->path : nullptr}) {
+        if (!dir) continue;
+        auto text = fsx::to_utf8(*dir);
+        if (str::has_control(text, f.carries == Carries::no_line_breaks)) {
+            holder = std::string(dir == &p.pair.toolkit.path ? "the toolkit folder '" : "the cuDNN folder '") +
+                     str::visible(text) + "'";
+            hint = "move it to a folder whose name has no control characters, then `cudaenv add` it there";
+            break;
+        }
+    }
+    throw Error("cannot export " + p.spec + " as " + f.name + ": " + holder + " holds " + what + ", and " +
+                    f.consumer_reads + "; nothing was written",
+                hint);
+}
+
+}  // namespace
+
+std::string write(const Format& f, const std::vector<PairVars>& pairs, const Options& opts) {
+    const bool breaks_only = f.carries == Carries::no_line_breaks;
+    for (const auto& p : pairs) {
+        auto check = [&](const std::string& name, const std::string& value) {
+            if (str::has_control(value, breaks_only)) refuse_value(f, p, name, value);
+        };
+        if (f.writes == Writes::whole_environment) {
+            for (const auto& [name, value] : p.here) check(name, value);
+            continue;
+        }
+        for (const auto& [name, value] : p.set) check(name, value);
+        for (const auto& [name, entries] : p.prepend)
+            for (const auto& e : entries) check(name, e);
+    }
+    return f.write(pairs, opts);
 }
 
 }  // namespace cudaenv::exporting

@@ -1,6 +1,7 @@
 #include "util/strings.hpp"
 
 #include <charconv>
+#include <cstdio>
 
 namespace cudaenv::str {
 
@@ -75,6 +76,80 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
         pos += to.size();
     }
     return s;
+}
+
+namespace {
+
+// The length of the UTF-8 sequence at s[i], or 0 when it is not one
+// (overlong forms, surrogates and values past U+10FFFF included).
+size_t utf8_length(std::string_view s, size_t i) {
+    auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    auto cont = [&](size_t k) { return k < s.size() && (b(k) & 0xC0) == 0x80; };
+    unsigned char c = b(i);
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(i + 1) || !cont(i + 2)) return 0;
+        if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
+        if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3)) return 0;
+        if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
+        if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // past U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::string visible(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    char buf[8];
+    for (size_t i = 0; i < s.size();) {
+        auto c = static_cast<unsigned char>(s[i]);
+        size_t n = utf8_length(s, i);
+        if (n == 0) {
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+            ++i;
+        } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+            // C1 controls (U+0080-U+009F): some terminals read U+009B as CSI.
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(s[i + 1]));
+            out += buf;
+            i += 2;
+        } else if (n > 1) {
+            out.append(s.substr(i, n));
+            i += n;
+        } else {
+            switch (c) {
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20 || c == 0x7f) {
+                    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+                    out += buf;
+                } else {
+                    out += static_cast<char>(c);
+                }
+            }
+            ++i;
+        }
+    }
+    return out;
+}
+
+bool has_control(std::string_view s, bool line_breaks_only) {
+    for (char ch : s) {
+        auto c = static_cast<unsigned char>(ch);
+        if (c == '\n' || c == '\r') return true;
+        if (!line_breaks_only && (c < 0x20 || c == 0x7f)) return true;
+    }
+    return false;
 }
 
 }  // namespace cudaenv::str

@@ -17,5 +17,14 @@ bool is_digits(std::string_view s);
 bool parse_int(std::string_view s, int& out);
 // Replaces every occurrence of `from` with `to`.
 std::string replace_all(std::string s, std::string_view from, std::string_view to);
+// Text from outside (a folder name, a spec, a traced program's record) made
+// safe to print on a terminal: control characters (C0, DEL, C1) and bytes
+// that are not UTF-8 are written as escapes (\n, \t, \x1b, \u009b); every
+// other character is kept as it is (a backslash too: Windows paths stay
+// readable).
+std::string visible(std::string_view s);
+// Whether `s` has a control character (C0 or DEL); with `line_breaks_only`,
+// whether it has CR or LF.
+bool has_control(std::string_view s, bool line_breaks_only = false);
 
 }  // namespace cudaenv::str

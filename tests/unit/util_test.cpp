@@ -108,6 +108,25 @@ TEST_CASE("str helpers") {
         CHECK(str::replace_all("aaa", "a", "aa") == "aaaaaa");
         CHECK(str::replace_all("abc", "", "x") == "abc");
     }
+    SUBCASE("visible: control characters and bad UTF-8 escaped, the rest kept") {
+        CHECK(str::visible("a\nb\rc\td") == "a\\nb\\rc\\td");
+        CHECK(str::visible("\x1b[31mred\x7f") == "\\x1b[31mred\\x7f");
+        CHECK(str::visible(std::string("nul\0", 4)) == "nul\\x00");
+        CHECK(str::visible("工具 a'b$c C:\\cuda") == "工具 a'b$c C:\\cuda");
+        CHECK(str::visible("\xc2\x9b" "2J") == "\\u009b2J");  // C1 CSI
+        CHECK(str::visible("\xc2\xa0") == "\xc2\xa0");            // NBSP is printable
+        CHECK(str::visible("\xff\xfe") == "\\xff\\xfe");
+        CHECK(str::visible("\xc0\xaf") == "\\xc0\\xaf");       // overlong '/'
+        CHECK(str::visible("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // surrogate
+        CHECK(str::visible("\xe4\xb8") == "\\xe4\\xb8");       // cut short
+    }
+    SUBCASE("has_control") {
+        CHECK(str::has_control("a\x1b"));
+        CHECK_FALSE(str::has_control("a\x1b", true));
+        CHECK(str::has_control("a\rb", true));
+        CHECK(str::has_control("a\x7f"));
+        CHECK_FALSE(str::has_control("工具 a'b"));
+    }
 }
 
 TEST_CASE("fsx") {
