@@ -18,7 +18,7 @@ namespace {
 // Then one record (util/records.hpp) per folder:
 //   id, key count, (path, stamp) per key, then the detection result:
 //   "null", or "toolkit" / "cudnn" and its fields (encode/decode below).
-constexpr std::string_view header = "cudaenv detection cache 2\n";
+constexpr std::string_view header = "cudaenv detection cache 3\n";
 
 void put_paths(std::vector<std::string>& out, const std::vector<fs::path>& ps) {
     out.push_back(std::to_string(ps.size()));
@@ -179,9 +179,12 @@ void drop_implied(Stamps& key) {
 
 namespace {
 
+// mtime:ctime:identity[:size]: a file put back with its old mtime and size
+// (`cp -p`, `rsync -a`, `tar x`) still has a new ctime and inode.
 std::string stamp_text(const std::optional<platform::FileStamp>& st) {
     if (!st) return "-";
-    return st->dir ? std::to_string(st->mtime_ns) : std::to_string(st->mtime_ns) + ":" + std::to_string(st->size);
+    auto out = std::to_string(st->mtime_ns) + ":" + std::to_string(st->ctime_ns) + ":" + std::to_string(st->id);
+    return st->dir ? out : out + ":" + std::to_string(st->size);
 }
 
 }  // namespace
@@ -238,7 +241,7 @@ void DetectionCache::put(const std::string& id, const Stamps& key, const std::ve
         records::put(rec, st);
     }
     for (const auto& d : data) records::put(rec, d);
-    records::end(rec);
+    records::end(rec, 0);
     owned_.push_back(std::move(rec));
     entries_[id] = owned_.back();
     dirty_ = true;

@@ -137,8 +137,10 @@ std::optional<FileStamp> file_stamp(const fs::path& p) { return file_stamp(p.nat
 std::optional<FileStamp> file_stamp(const std::string& utf8) {
     struct stat st {};
     if (::stat(utf8.c_str(), &st) != 0) return std::nullopt;
-    return FileStamp{static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec,
-                     static_cast<unsigned long long>(st.st_size), S_ISDIR(st.st_mode)};
+    auto ns = [](const timespec& t) { return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec; };
+    auto id = static_cast<unsigned long long>(st.st_ino) ^ (static_cast<unsigned long long>(st.st_dev) << 40);
+    return FileStamp{ns(st.st_mtim), ns(st.st_ctim), id, static_cast<unsigned long long>(st.st_size),
+                     S_ISDIR(st.st_mode)};
 }
 
 bool is_executable(const fs::path& p) {
