@@ -49,7 +49,11 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
         return active_pair && active_pair->toolkit.path == p.toolkit.path && cudnn_path(*active_pair) == cudnn_path(p);
     };
     // The result on this node (a shared store spans nodes with other GPUs and drivers).
-    auto last_check = [&](const Pair& p) { return node_last_check(store, fsx::to_utf8(p.toolkit.path), cudnn_path(p)); };
+    const auto checks = node_last_checks(store);
+    auto last_check = [&](const Pair& p) -> std::optional<std::string> {
+        auto it = checks.find({fsx::to_utf8(p.toolkit.path), cudnn_path(p)});
+        return it == checks.end() ? std::nullopt : std::optional(it->second);
+    };
 
     if (bare) {
         for (const auto& s : specs) std::cout << s << "\n";
