@@ -1,4 +1,4 @@
-// The tool shim. `cudaenv rehash` links (or copies) this one program into
+// The tool shim. `cudaenv rehash` copies this one program into
 // <store>/shims under the name of every toolkit tool (nvcc, ptxas, ...). Run
 // as `nvcc`, it finds the active pair exactly as `cudaenv current` does
 // (CUDAENV_VERSION, the nearest .cudaenv / .tool-versions, the global
