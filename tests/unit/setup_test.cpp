@@ -386,11 +386,15 @@ TEST_CASE("judge_execution_policy") {
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 
-TEST_CASE("private_lib_dir_for: <prefix>/lib/cudaenv from the executable") {
+TEST_CASE("private_lib_dir_for: the private folder from the executable") {
     testsupport::TempDir t("libdir");
     auto exe = t / "prefix" / "bin" / "cudaenv";
-    // Installed: GNUInstallDirs' <prefix>/lib/cudaenv; the Windows zip is flat (lib/cudaenv beside the programs).
-    const auto installed = platform::is_windows ? t / "prefix" / "bin" / "lib" / "cudaenv" : t / "prefix" / "lib" / "cudaenv";
+    // Installed: <prefix>/lib/<multiarch>/cudaenv on Debian (never right below
+    // lib/: CPack would add ldconfig scripts); the Windows zip is flat.
+    const auto rel = platform::private_lib_from_bin();
+    CHECK(rel.ends_with("cudaenv"));
+    if (platform::is_windows) CHECK(rel == "lib/cudaenv");
+    const auto installed = exe.parent_path() / rel;
     CHECK(platform::private_lib_dir_for(exe) == installed.lexically_normal());
     // A build tree (and the flat Windows zip): lib/cudaenv beside the program.
     std::filesystem::create_directories(t / "build" / "lib" / "cudaenv");
