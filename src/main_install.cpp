@@ -4,9 +4,10 @@
 // install ...` runs it as `cudaenv-install install ...` (as git runs
 // git-remote-https).
 #include "app.hpp"
-#include "commands/context.hpp"
 
 int main(int argc, char** argv) {
-    static constexpr cudaenv::CommandRegistration install[] = {{"install", cudaenv::register_install}};
-    return cudaenv::run_app(argc, argv, install);
+    // The command table's row, with the installer itself instead of the forwarder.
+    cudaenv::CommandRow install = *cudaenv::find_command("install");
+    install.define = cudaenv::register_install;
+    return cudaenv::run_app(argc, argv, {&install, 1});
 }

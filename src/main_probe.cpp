@@ -4,10 +4,11 @@
 // `cudaenv` itself is linked static-pie for a fast start (CMakeLists.txt).
 // `cudaenv check` runs it as `cudaenv-probe __probe ...`.
 #include "app.hpp"
-#include "commands/context.hpp"
 #include "platform/exit.hpp"
 
 int main(int argc, char** argv) {
-    static constexpr cudaenv::CommandRegistration probe[] = {{"__probe", cudaenv::register_probe}};
+    using cudaenv::CommandArg;
+    static constexpr cudaenv::CommandRow probe[] = {
+        {"__probe", "", cudaenv::register_probe, CommandArg::none, CommandArg::none, false, false, true}};
     cudaenv::platform::exit_process(cudaenv::run_app(argc, argv, probe));
 }

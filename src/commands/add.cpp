@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/update_shims.hpp"
 #include "core/rehash.hpp"
@@ -47,8 +48,7 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
 
 }  // namespace
 
-void register_add(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("add", "Adopt an existing toolkit or cuDNN folder (it is not copied)");
+void register_add(CLI::App* cmd, Context& ctx) {
     auto dir = std::make_shared<std::string>();
     cmd->add_option("dir", *dir, "The folder")->required();
     auto system = std::make_shared<bool>(false);

@@ -4,6 +4,7 @@
 
 #include "check/doctor.hpp"
 #include "check/pwsh_policy.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/cmake_cache.hpp"
@@ -55,8 +56,7 @@ void run_doctor_cmd(Context& ctx, bool json) {
 
 }  // namespace
 
-void register_doctor(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("doctor", "Diagnose this machine's CUDA set-up: PATH, shadowing cuDNNs, driver, frameworks");
+void register_doctor(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print JSON");
     cmd->callback([&ctx, json] { run_doctor_cmd(ctx, *json); });

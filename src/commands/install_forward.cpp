@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
@@ -29,9 +30,7 @@ void run_install_forward(Context& ctx, const std::vector<std::string>& rest) {
 
 }  // namespace
 
-void register_install_forward(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror");
+void register_install_forward(CLI::App* cmd, Context& ctx) {
     // Every argument, --help included, belongs to cudaenv-install.
     cmd->prefix_command();
     cmd->fallthrough(false);

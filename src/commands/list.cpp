@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/node_checks.hpp"
@@ -112,8 +113,7 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
 
 }  // namespace
 
-void register_list(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("list", "List installed pairs; * marks the active one");
+void register_list(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     auto bare = std::make_shared<bool>(false);
     auto refresh = std::make_shared<bool>(false);

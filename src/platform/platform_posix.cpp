@@ -116,10 +116,7 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
         if (k == "PATH") path = v;
     }
     auto program = search_path(argv.at(0), path);
-    if (program.empty()) {
-        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
-        return 127;
-    }
+    if (program.empty()) throw Error("command not found: " + argv[0], "", 127);
     std::vector<char*> cargv;
     for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
@@ -128,8 +125,8 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     cenv.push_back(nullptr);
     std::cout.flush();
     ::execve(program.c_str(), cargv.data(), cenv.data());
-    std::cerr << "cudaenv: error: cannot run '" << program << "': " << std::strerror(errno) << "\n";
-    return errno == ENOENT ? 127 : 126;
+    int err = errno;
+    throw Error("cannot run '" + program + "': " + std::strerror(err), "", err == ENOENT ? 127 : 126);
 }
 
 std::optional<FileStamp> file_stamp(const fs::path& p) { return file_stamp(p.native()); }

@@ -14,6 +14,7 @@
 #include <cwctype>
 #include <iostream>
 
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -172,18 +173,15 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     std::wstring cmdline = windows_command_line(argv), path;
     std::wstring block = windows_env_block(env, win32::upper, &path);
     auto program = find_program(widen(argv.at(0)), path);
-    if (!program) {
-        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
-        return 127;
-    }
+    if (!program) throw Error("command not found: " + argv[0], "", 127);
     STARTUPINFOW si{};
     si.cb = sizeof si;
     PROCESS_INFORMATION pi{};
     if (!CreateProcessW(program->c_str(), cmdline.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
                         block.data(), nullptr, &si, &pi)) {
         DWORD code = GetLastError();
-        std::cerr << "cudaenv: error: cannot run '" << argv[0] << "' (Windows error " << code << ")\n";
-        return code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? 127 : 126;
+        throw Error("cannot run '" + argv[0] + "' (Windows error " + std::to_string(code) + ")", "",
+                    code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? 127 : 126);
     }
     // Ctrl+C reaches the child (same console); this process waits for it.
     SetConsoleCtrlHandler(nullptr, TRUE);

@@ -212,6 +212,19 @@ class SharedStore(Base):
         self.user("uninstall", "13.0")
         self.assertEqual(tree_digest(self.sys), before)
 
+    def test_pair_system_pins_for_every_user(self):
+        # The admin pins cuDNN 9.8.0 for 12.6 in the system store; users see it where they have none.
+        self.admin("pair", "--system", "12.6", "9.8.0")
+        with open(os.path.join(self.sys, "config.toml")) as f:
+            self.assertIn("'12.6.3' = '9.8.0'", f.read())
+        self.assertEqual(self.user("pair", "--system").stdout, "11.8.0 -> 8.9.7\n12.6.3 -> 9.8.0\n")
+        p = self.user("exec", "12.6", "--", "printenv", "CUDNN_PATH")
+        self.assertEqual(p.stdout.strip(), os.path.join(self.tmp, "ext", "cudnn", "9.8.0_cuda12"))
+        before = tree_digest(self.sys)
+        p = self.user("pair", "--system", "12.6", "--unset", ok=False)
+        self.one_line_error(p, "not writable")
+        self.assertEqual(tree_digest(self.sys), before)
+
     def test_spec_that_matches_nothing(self):
         p = self.user("exec", "10.2", "--", "true", ok=False)
         self.one_line_error(p, "no installed CUDA matches '10.2'", "11.8.0", "12.6.3", "13.0.1")

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 CUDAENV = os.environ.get("CUDAENV_EXE", "")
@@ -491,6 +492,20 @@ class SetupTest(Base):
         self.assertEqual(p.returncode, 2)
         self.assertIn("cudaenv: error: cmd exists only on Windows", p.stderr)
         self.assertFalse(os.path.exists(self.bashrc))
+
+    def test_no_home_no_profile(self):
+        # HOME unset (a root cron job, `env -i`): ~/.bashrc would be /.bashrc.
+        env = {k: v for k, v in self.env.items() if k != "HOME"}
+        started = time.time() - 1
+        for shell in ("bash", "zsh", "fish", "pwsh"):
+            with self.subTest(shell=shell):
+                p = self.cudaenv("setup", shell, check=False, env=env)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("cudaenv: error: cannot tell where %s's profile is: HOME is not set\n" % shell,
+                              p.stderr)
+                # Nothing written: no profile under / or the current folder, no store.
+                self.assertFalse(os.path.exists("/.bashrc") and os.path.getmtime("/.bashrc") >= started)
+                self.assertEqual(sorted(os.listdir(self.tmp)), ["home", "sysbin"])
 
     def test_real_bash_gets_cudaenv_and_the_shims(self):
         make_toolkit(os.path.join(self.tmp, "cuda-12.4"), "12.4.1", ["nvcc"])

@@ -155,7 +155,13 @@ TEST_CASE("platform exec: exit status, PATH search on the child's PATH, missing 
     CHECK(platform::exec_command({"cmd.exe", "/d", "/c", "exit 7"}, env) == 7);
     // Found through the PATH given to the child, without an extension.
     CHECK(platform::exec_command({"cmd", "/d", "/c", "exit 0"}, env) == 0);
-    CHECK(platform::exec_command({"cudaenv-no-such-program-here"}, env) == 127);
+    try {
+        platform::exec_command({"cudaenv-no-such-program-here"}, env);
+        FAIL("a missing program must be an error");
+    } catch (const Error& e) {
+        CHECK(e.exit_code() == 127);
+        CHECK(std::string(e.what()) == "command not found: cudaenv-no-such-program-here");
+    }
 }
 
 TEST_CASE("PATH lists: native style is Windows") {
