@@ -415,12 +415,7 @@ def main():
     test_shells.ARGS = ARGS
     FIX = fixture.Fixture(ARGS.cudaenv)
     test_shells.FIX = FIX
-    try:
-        prog = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-        return 0 if prog.result.wasSuccessful() else 1
-    finally:
-        if not os.environ.get("CUDAENV_KEEP_FIXTURE"):
-            FIX.cleanup()
+    return fixture.run_tests(FIX, rest)
 
 
 if __name__ == "__main__":
