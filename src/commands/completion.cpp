@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "commands/cli_words.hpp"
 #include "commands/context.hpp"
 #include "export/formats.hpp"
 #include "shell/shells.hpp"
@@ -13,41 +14,6 @@ namespace cudaenv {
 namespace {
 
 using Kind = Completion::Kind;
-
-bool takes_value(const CLI::Option& o) { return std::min(o.get_type_size_min(), o.get_items_expected_min()) > 0; }
-
-const CLI::Option* option_named(const CLI::App& app, const std::string& word) {
-    auto name = word.substr(0, word.find('='));
-    for (const auto* o : app.get_options())
-        for (const auto& n : o->get_lnames())
-            if (name == "--" + n) return o;
-    for (const auto* o : app.get_options())
-        for (const auto& n : o->get_snames())
-            if (name.size() >= 2 && name.substr(0, 2) == "-" + n) return o;
-    return nullptr;
-}
-
-std::vector<std::string> option_names(const CLI::App& app) {
-    std::vector<std::string> out;
-    for (const auto* o : app.get_options()) {
-        for (const auto& n : o->get_lnames()) out.push_back("--" + n);
-        for (const auto& n : o->get_snames()) out.push_back("-" + n);
-    }
-    return out;
-}
-
-std::vector<std::string> subcommand_names(const CLI::App& app) {
-    std::vector<std::string> out;
-    for (const auto* s : app.get_subcommands({}))
-        if (!s->get_group().empty()) out.push_back(s->get_name());
-    return out;
-}
-
-const CLI::App* subcommand_named(const CLI::App& app, const std::string& name) {
-    for (const auto* s : app.get_subcommands({}))
-        if (s->get_name() == name) return s;
-    return nullptr;
-}
 
 std::vector<std::string> specs(Context& ctx) {
     std::vector<std::string> out = {"system"};
@@ -75,44 +41,6 @@ Completion of_kind(CommandArg kind, Context& ctx) {
     case CommandArg::none: break;
     }
     return {};
-}
-
-// The command's words after its name: which (sub)command they reached, how
-// many positional arguments they hold, and whether the last one is an
-// option waiting for its value.
-struct Walk {
-    const CLI::App* app = nullptr;
-    size_t positionals = 0;
-    const CLI::Option* wants_value = nullptr;
-    bool after_separator = false;
-};
-
-Walk walk(const CLI::App& cmd, const std::vector<std::string>& typed) {
-    Walk w{&cmd};
-    for (const auto& word : typed) {
-        if (w.wants_value) {
-            w.wants_value = nullptr;
-            continue;
-        }
-        if (!w.after_separator && word == "--") {
-            w.after_separator = true;
-            continue;
-        }
-        if (!w.after_separator && word.size() > 1 && word[0] == '-') {
-            const auto* o = option_named(*w.app, word);
-            if (o && takes_value(*o) && word.find('=') == std::string::npos && !(word[1] != '-' && word.size() > 2))
-                w.wants_value = o;
-            continue;
-        }
-        if (w.positionals == 0 && w.app == &cmd && !subcommand_names(cmd).empty()) {
-            if (const auto* sub = subcommand_named(cmd, word)) {
-                w.app = sub;
-                continue;
-            }
-        }
-        ++w.positionals;
-    }
-    return w;
 }
 
 Completion candidates(std::span<const CommandRow> table, Context& ctx, const std::vector<std::string>& words) {
