@@ -22,6 +22,7 @@
 #include "core/store_trust.hpp"
 #include "platform/platform.hpp"
 #include "platform/trust.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
