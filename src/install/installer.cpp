@@ -252,6 +252,12 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         return *mirror_holder;
     };
     StoreLock lock(store, opts.quiet);
+    // A product's releases, less those that cannot run on this machine (opts.runs_here).
+    auto releases_of = [&](const std::string& product, const Version& wanted) {
+        auto rs = mirror().releases(product);
+        if (opts.runs_here) opts.runs_here(product, rs, wanted);
+        return rs;
+    };
 
     // The toolkit: an installed one that matches, else the newest release the mirror has.
     std::optional<ToolkitRecord> have;
@@ -269,7 +275,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         if (have) {
             release = have->version;
         } else {
-            auto releases = mirror().releases("cuda");
+            auto releases = releases_of("cuda", spec.cuda);
             for (const auto& r : releases)
                 if (r.matches(spec.cuda)) {
                     release = r;
@@ -326,7 +332,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         out << "cuDNN " << cudnn_version.str() << " for CUDA " << major << " is already installed in "
             << fsx::to_utf8(have_cudnn->path) << "\n";
     } else {
-        auto releases = mirror().releases("cudnn");
+        auto releases = releases_of("cudnn", spec.cudnn);
         std::vector<Version> tried;
         for (const auto& r : releases) {
             if (!r.matches(spec.cudnn)) continue;
