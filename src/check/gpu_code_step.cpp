@@ -1,5 +1,7 @@
 #include "check/gpu_code_step.hpp"
 
+#include <algorithm>
+
 #include "gpu/verdict.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -13,11 +15,7 @@ void add_gpu_code_step(PairResult& r, const gpu::Machine& m, gpu::CodeCache& cac
     if (const auto* g = r.step("gpu"); gpus.empty() && g && g->details.contains("compute_capability"))
         if (auto a = gpu::Arch::parse(g->details["compute_capability"].get<std::string>())) gpus.push_back({0, "", *a});
     const auto* files = r.step("files");
-    if (!files || !files->details.contains("files")) {
-        s.summary = "no library list";
-        r.steps.push_back(s);
-        return;
-    }
+    if (!files || !files->details.contains("files")) return;
     auto list = nlohmann::json::array();
     std::vector<std::string> none, jit;
     int native = 0, with_code = 0;
@@ -47,11 +45,9 @@ void add_gpu_code_step(PairResult& r, const gpu::Machine& m, gpu::CodeCache& cac
         list.push_back(j);
     }
     s.details["libraries"] = list;
-    if (with_code == 0) {
-        s.summary = "no library of this pair carries GPU code";
-    } else if (gpus.empty()) {
-        s.summary = std::to_string(with_code) + " libraries carry GPU code; no GPU to judge them for";
-    } else if (!none.empty()) {
+    // Nothing to judge (no GPU code, no GPU known): no step, the report stays as it was.
+    if (with_code == 0 || gpus.empty()) return;
+    if (!none.empty()) {
         s.status = Status::fail;
         s.summary = "no code for this GPU: " + str::join(none, "; ");
         s.advice = "These libraries fail with \"no kernel image is available for execution on the device\" here: use a "
@@ -64,7 +60,9 @@ void add_gpu_code_step(PairResult& r, const gpu::Machine& m, gpu::CodeCache& cac
         s.status = Status::ok;
         s.summary = std::to_string(native) + " of " + std::to_string(with_code) + " libraries with GPU code run natively";
     }
-    r.steps.push_back(s);
+    // Right after the step that found the GPU, so the last step stays the one a child stopped in.
+    auto at = std::find_if(r.steps.begin(), r.steps.end(), [](const StepResult& x) { return x.step == "gpu"; });
+    r.steps.insert(at == r.steps.end() ? at : at + 1, s);
 }
 
 }  // namespace cudaenv::check

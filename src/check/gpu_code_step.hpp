@@ -10,7 +10,8 @@
 
 namespace cudaenv::check {
 
-// Appends the step to `r` (and fails the pair when a library has no code for a GPU).
+// Adds the step to `r` after its step `gpu` (and fails the pair when a library
+// has no code for a GPU); nothing when no library carries GPU code or no GPU is known.
 void add_gpu_code_step(PairResult& r, const gpu::Machine& m, gpu::CodeCache& cache);
 
 }  // namespace cudaenv::check

@@ -146,6 +146,9 @@ FileCode read_file(const std::filesystem::path& file) {
     auto take = [&](const auto& list) {
         BinaryFile f(file);
         for (const auto& s : list) {
+            // Relocatable device code (__nv_relfatbin; PE: "__nv_rel") is for nvlink at build
+            // time, not loaded at run time: cuobjdump --list-elf leaves it out too.
+            if (s.name.starts_with("__nv_rel")) continue;
             uint32_t m = 0;
             if (s.size >= sizeof(FatbinHeader) && f.read_at(s.offset, m) && m == fatbin_magic)
                 found.emplace_back(s.offset, s.size);

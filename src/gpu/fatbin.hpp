@@ -3,7 +3,8 @@
 // NVIDIA's tools embed in it: in an ELF file (Linux) the `.nv_fatbin`
 // section, in a PE file (Windows) a section of its own whose 8-byte name is
 // cut to `.nv_fatb` -- so a section is taken for what it starts with, the
-// fatbin magic 0xBA55ED50, not for its name. Only headers are read (a few
+// fatbin magic 0xBA55ED50, not for its name (except `__nv_relfatbin`, the
+// relocatable device code that only nvlink reads). Only headers are read (a few
 // dozen bytes per entry, never a payload, never decompressed), each read
 // bounded by the file, the section and the fatbin it belongs to, so a huge
 // library costs milliseconds and a damaged one is a finding, not a crash.

@@ -253,7 +253,8 @@ class Overrides(Base):
                          {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "native"})
         self.assertTrue(turing["machine"]["override"])
         blackwell = json.loads(self.run_cli("list", "--json", "--gpu", "sm_120").stdout)
-        self.assertEqual(blackwell["pairs"][0]["gpu"]["runs"], "native")
+        self.assertEqual({x["spec"]: x["gpu"]["runs"] for x in blackwell["pairs"]},
+                         {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "JIT"})  # CUDA 12.6: PTX compute_90 only
 
     def test_cuda_118_on_blackwell_runs_only_through_jit(self):
         mirror_with(self.mirror, {"11.8.0": sample_mirror.CUDA["11.8.0"]}, {"8.9.7": sample_mirror.CUDNN["8.9.7"]})
