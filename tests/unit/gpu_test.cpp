@@ -205,15 +205,12 @@ TEST_CASE("install's choice: the newest release that runs here") {
 }
 
 TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
-    auto old_smi = "| NVIDIA-SMI 595.71.05              Driver Version: 595.71.05      CUDA Version: 13.2     |";
-    auto new_smi = "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: 13.3     |";
-    CHECK(check::parse_nvidia_smi(old_smi) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
-    CHECK(check::parse_nvidia_smi(new_smi) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
+    auto data = [](const char* name) { return *fsx::read_file(fs::path(CUDAENV_GPU_TEST_DATA) / name); };
+    CHECK(check::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
+    CHECK(check::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
     CHECK(check::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
-    CHECK(check::parse_proc_driver_version(
-              "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Sep 23 09:36:06 UTC 2025\n"
-              "GCC version:  gcc version 13.3.0 (Ubuntu 13.3.0-6ubuntu2~24.04)\n") == "580.95.05");
-    CHECK(check::parse_sys_module_version("580.159.04\n") == "580.159.04");
+    CHECK(check::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
+    CHECK(check::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
     CHECK_FALSE(check::parse_sys_module_version("garbage\n"));
 }
 
