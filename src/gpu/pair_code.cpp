@@ -100,9 +100,6 @@ std::vector<LibraryCode> pair_libraries(const DetectedPair& pair, CodeCache& cac
     return out;
 }
 
-}  // namespace cudaenv::gpu
-
-namespace cudaenv::gpu {
 
 namespace {
 
@@ -191,9 +188,6 @@ std::string jit_cache_note() {
     return "the first launch compiles it into the JIT cache " + where + ", which grows up to " + limit;
 }
 
-}  // namespace cudaenv::gpu
-
-namespace cudaenv::gpu {
 
 std::vector<PairVerdict> judge_pairs(const std::vector<Pair>& pairs, DetectionCache& folders, CodeCache& cache,
                                      const Machine& m, Scan scan) {

@@ -14,6 +14,10 @@
 #include "gpu/table.hpp"
 #include "gpu/verdict.hpp"
 
+namespace cudaenv {
+class DetectionCache;
+}
+
 namespace cudaenv::gpu {
 
 struct LibraryCode {
@@ -64,14 +68,6 @@ std::optional<std::string> runs_warning(const std::filesystem::path& store_root,
 // Where the driver keeps what it JIT-compiles and how large that may grow
 // (CUDA_CACHE_PATH, CUDA_CACHE_MAXSIZE, else NVIDIA's defaults).
 std::string jit_cache_note();
-
-}  // namespace cudaenv::gpu
-
-namespace cudaenv {
-class DetectionCache;
-}
-
-namespace cudaenv::gpu {
 
 // Every pair's verdict (`list`): folders from the detection cache, code from
 // the code cache (files not kept yet are read with Scan::read); nothing when
