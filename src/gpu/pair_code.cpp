@@ -32,7 +32,8 @@ bool is_pair_library(const std::string& name, bool cudnn_dir, bool windows) {
         return name.starts_with("libcudnn") && name.find(".so.") != std::string::npos;
     }
     for (const auto& lib : judged_toolkit_libraries())
-        if (cudalibs::is_toolkit_library(name, lib, windows)) return true;
+        if (windows ? cudalibs::is_toolkit_library(name, lib, true) : cudalibs::is_linux_lib(name, "lib" + lib + ".so"))
+            return true;
     return false;
 }
 

@@ -56,6 +56,7 @@ class Base(unittest.TestCase):
         self.root = os.path.join(self.tmp, "store")
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("CUDAENV") and k != "LD_LIBRARY_PATH"}
         self.env.update({"CUDAENV_ROOT": self.root, "HOME": self.tmp})
+        os.makedirs(self.root)  # caches are kept only in a store that exists
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -67,7 +68,8 @@ class Base(unittest.TestCase):
         return p
 
     def inspect(self, path, *extra, ok=True):
-        p = self.run_cli("inspect", path, "--json", "--gpu", "sm_90", *extra, ok=ok)
+        gpu = [] if "--gpu" in extra else ["--gpu", "sm_90"]
+        p = self.run_cli("inspect", path, "--json", *gpu, *extra, ok=ok)
         return json.loads(p.stdout)
 
     @staticmethod
@@ -274,8 +276,29 @@ class Overrides(Base):
         self.assertEqual(p.stdout, "ran\n")
         self.assertEqual(p.stderr.count("warning: this pair cannot run on sm_61"), 1, p.stderr)
         self.assertIn("libcudnn_engines_precompiled.so.9.10.2: no code for sm_61 (has sm_75 sm_90)", p.stderr)
-        quiet = self.run_cli("exec", "12.6.3+9.10.2", "--", "true", env=dict(self.env, CUDAENV_GPU="sm_86"))
+        quiet = self.run_cli("exec", "12.6.3+9.10.2", "--", "true", env=dict(self.env, CUDAENV_GPU="sm_90"))
         self.assertEqual(quiet.stderr, "")
+        # use: the code it prints is the same either way, the warning goes to stderr.
+        shell = dict(env, CUDAENV_SHELL="bash")
+        use = self.run_cli("use", "12.6.3+9.10.2", env=shell)
+        self.assertEqual(use.stdout, self.run_cli("use", "12.6.3+9.10.2", env=dict(shell, CUDAENV_GPU="sm_90")).stdout)
+        self.assertEqual(use.stderr.count("warning: this pair cannot run on sm_61"), 1, use.stderr)
+        # The auto-switch hook, entering a project.
+        project = os.path.join(self.tmp, "project")
+        os.makedirs(project)
+        with open(os.path.join(project, ".cudaenv"), "w") as f:
+            f.write("12.6.3+9.10.2\n")
+        hook = subprocess.run([BIN, "hook-env"], env=shell, cwd=project, capture_output=True, text=True)
+        self.assertEqual(hook.returncode, 0, hook.stderr)
+        self.assertIn("CUDA_PATH", hook.stdout)
+        self.assertEqual(hook.stderr.count("warning: this pair cannot run on sm_61"), 1, hook.stderr)
+        # The tool shim: nvcc's own output on stdout, the warning on stderr.
+        nvcc = os.path.join(self.root, "shims", "nvcc")
+        if os.path.lexists(nvcc):
+            p = subprocess.run([nvcc, "--version"], env=dict(env, CUDAENV_VERSION="12.6.3+9.10.2"), capture_output=True,
+                               text=True)
+            self.assertIn("release 12.6", p.stdout)
+            self.assertEqual(p.stderr.count("warning: this pair cannot run on sm_61"), 1, p.stderr)
 
 
 class Machine(Base):
