@@ -86,9 +86,11 @@ void run_install(Context& ctx, const InstallArgs& args) {
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
     // Only releases that run on this machine's GPUs (or --gpu's), decided before any download.
     auto machine = std::make_shared<gpu::Machine>(machine_for(ctx, args.gpu, gpu::Probe::allowed));
-    opts.runs_here = [machine, force = args.force](const std::string& product, std::vector<Version>& rs, const Version& wanted) {
-        gpu::keep_releases_that_run(product, rs, wanted, *machine, force, std::cerr);
-    };
+    if (machine->known())
+        opts.runs_here = [machine, force = args.force](const std::string& product, std::vector<Version>& rs,
+                                                       const Version& wanted) {
+            gpu::keep_releases_that_run(product, rs, wanted, *machine, force, std::cerr);
+        };
     for (const auto& spec : specs) {
         if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");

@@ -259,6 +259,16 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         return rs;
     };
 
+    // A cuDNN that cannot run here refuses the whole install before any download: asked first.
+    std::optional<std::vector<Version>> cudnn_releases;
+    if (spec.cudnn_kind == Spec::Cudnn::version && opts.runs_here) {
+        const auto cudnns = store.cudnns();
+        if (std::none_of(cudnns.begin(), cudnns.end(), [&](const CudnnRecord& c) {
+                return c.version.matches(spec.cudnn) && c.cuda_major == spec.cuda.major();
+            }))
+            cudnn_releases = releases_of("cudnn", spec.cudnn);
+    }
+
     // The toolkit: an installed one that matches, else the newest release the mirror has.
     std::optional<ToolkitRecord> have;
     for (const auto& t : store.toolkits())
@@ -332,7 +342,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         out << "cuDNN " << cudnn_version.str() << " for CUDA " << major << " is already installed in "
             << fsx::to_utf8(have_cudnn->path) << "\n";
     } else {
-        auto releases = releases_of("cudnn", spec.cudnn);
+        auto releases = cudnn_releases ? *cudnn_releases : releases_of("cudnn", spec.cudnn);
         std::vector<Version> tried;
         for (const auto& r : releases) {
             if (!r.matches(spec.cudnn)) continue;
