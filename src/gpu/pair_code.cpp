@@ -185,8 +185,8 @@ std::string jit_cache_note() {
     std::string where = path && !path->empty() ? *path
                         : platform::is_windows ? "%APPDATA%\\NVIDIA\\ComputeCache"
                                                : "~/.nv/ComputeCache";
-    std::string limit = size && !size->empty() ? *size + " bytes (CUDA_CACHE_MAXSIZE)" : "256 MiB (CUDA_CACHE_MAXSIZE raises it, up to 4 GiB)";
-    return "the first launch compiles it into the JIT cache " + where + ", which grows up to " + limit;
+    std::string limit = size && !size->empty() ? *size + " bytes (CUDA_CACHE_MAXSIZE)" : "256 MiB (CUDA_CACHE_MAXSIZE, at most 4 GiB)";
+    return "JIT cache " + where + ", up to " + limit;
 }
 
 

@@ -66,7 +66,7 @@ Verdict judge(const Code& code, const Arch& gpu) {
             v.by = a;
         }
     if (v.runs == Runs::jit) {
-        v.why = "only PTX " + v.by.ptx_name() + ", compiled by the driver at first launch";
+        v.why = "only PTX " + v.by.ptx_name() + ", JIT-compiled at first launch";
         return v;
     }
     v.runs = Runs::no;
