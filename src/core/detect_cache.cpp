@@ -6,6 +6,7 @@
 #include "core/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -316,14 +317,7 @@ void DetectionCache::save() {
     dirty_ = false;
     std::string out(header);
     for (const auto& [id, rec] : entries_) out += rec;
-    // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
-    if (!fsx::is_dir(file_.parent_path().parent_path())) return;
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-    }
+    save_cache_file(file_, out);
 }
 
 }  // namespace cudaenv

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "core/detect_cache.hpp"
-#include "util/error.hpp"
+#include "util/cache_file.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
 
@@ -156,14 +156,7 @@ void CodeCache::save() {
     dirty_ = false;
     std::string out(header);
     for (const auto& [id, rec] : entries_) out += rec;
-    if (!fsx::is_dir(file_.parent_path().parent_path())) return;
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-        // a store that cannot be written (a shared read-only one) keeps no cache
-    }
+    save_cache_file(file_, out);
 }
 
 }  // namespace cudaenv::gpu

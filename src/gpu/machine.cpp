@@ -10,6 +10,7 @@
 #include "platform/node.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -64,14 +65,7 @@ Machine ask_this_machine() {
 }
 
 void save(const std::filesystem::path& root, const Machine& m, const std::string& boot) {
-    if (boot.empty() || !fsx::is_dir(root)) return;
-    std::error_code ec;
-    std::filesystem::create_directories(cache_file(root).parent_path(), ec);
-    try {
-        fsx::write_file_atomic(cache_file(root), encode_machine(m, boot), fsx::Durability::cache);
-    } catch (const Error&) {
-        // a store that cannot be written keeps no cache
-    }
+    if (!boot.empty()) save_cache_file(cache_file(root), encode_machine(m, boot));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "gpu/verdict.hpp"
 
+#include <optional>
 #include <set>
 
 #include "gpu/code_cache.hpp"
@@ -16,6 +17,15 @@ bool sass_runs(const Arch& code, const Arch& gpu) {
 }
 
 bool ptx_runs(const Arch& code, const Arch& gpu) { return code.specific ? code.sm == gpu.sm : code.sm <= gpu.sm; }
+
+// The newest architecture of `archs` that `runs` accepts.
+template <class Runs_>
+std::optional<Arch> newest(const std::map<Arch, int>& archs, Runs_ runs) {
+    std::optional<Arch> best;
+    for (const auto& [a, n] : archs)
+        if (runs(a)) best = a;
+    return best;
+}
 
 int rank(Runs r) { return r == Runs::no ? 0 : r == Runs::jit ? 1 : 2; }
 
@@ -51,22 +61,12 @@ Verdict judge(const Code& code, const Arch& gpu) {
         return v;
     }
     // The newest SASS that runs (the driver picks the best match), else the newest PTX.
-    for (const auto& [a, n] : code.sass)
-        if (sass_runs(a, gpu)) {
-            v.runs = Runs::native;
-            v.by = a;
-        }
-    if (v.runs == Runs::native) {
-        v.why = v.by.sass_name() + " SASS";
+    if (auto a = newest(code.sass, [&](const Arch& x) { return sass_runs(x, gpu); })) {
+        v = {Runs::native, gpu, *a, a->sass_name() + " SASS"};
         return v;
     }
-    for (const auto& [a, n] : code.ptx)
-        if (ptx_runs(a, gpu)) {
-            v.runs = Runs::jit;
-            v.by = a;
-        }
-    if (v.runs == Runs::jit) {
-        v.why = "only PTX " + v.by.ptx_name() + ", JIT-compiled at first launch";
+    if (auto a = newest(code.ptx, [&](const Arch& x) { return ptx_runs(x, gpu); })) {
+        v = {Runs::jit, gpu, *a, "only PTX " + a->ptx_name() + ", JIT-compiled at first launch"};
         return v;
     }
     v.runs = Runs::no;
