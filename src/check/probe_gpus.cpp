@@ -25,10 +25,13 @@ using NvmlGetDriverVersion = int(CUDAENV_DRIVER_API*)(char*, unsigned);
 constexpr int cc_major_attribute = 75, cc_minor_attribute = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
 
 // The first of `names` that loads (by name: the loader's own search, System32 on Windows).
+// `error`: why the first could not be loaded (the usual name says most).
 platform::DynLib open_first(const std::vector<std::string>& names, std::string& error) {
     for (const auto& n : names) {
-        auto lib = platform::DynLib::open(n, error);
+        std::string why;
+        auto lib = platform::DynLib::open(n, why);
         if (lib.loaded()) return lib;
+        if (error.empty()) error = why;
     }
     return {};
 }

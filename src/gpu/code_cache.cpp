@@ -73,15 +73,7 @@ FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t fi
 }
 
 CodeCache::CodeCache(const fs::path& store_root) : file_(store_root / "cache" / "gpucode.txt") {
-    auto text = fsx::read_file(file_, 64u << 20);
-    if (!text || !text->starts_with(header)) return;
-    text_ = std::move(*text);
-    records::Reader r(std::string_view(text_).substr(header.size()));
-    std::vector<std::string_view> fields;
-    std::string_view raw;
-    while (r.next(fields, &raw))
-        if (!fields.empty()) entries_[std::string(fields[0])] = raw;
-    if (r.damaged()) entries_.clear();
+    load_cache_index(file_, header, 64u << 20, text_, entries_);
 }
 
 CodeCache::~CodeCache() { save(); }
