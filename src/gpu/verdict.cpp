@@ -88,9 +88,10 @@ std::vector<std::string> loaded_library_warnings(const std::vector<std::string>&
         for (const auto& g : m.gpus) {
             auto v = judge(code.code, g.arch);
             if (v.runs != Runs::no) continue;
-            out.push_back(fsx::to_utf8(fsx::from_utf8(p).filename()) + " (" + p + ") has " + v.why + " for " +
-                          m.label(g) + ": its kernels fail with \"no kernel image is available for execution on the "
-                          "device\"; use a release built for this GPU");
+            out.push_back(fsx::to_utf8(fsx::from_utf8(p).filename()) + " (" + p + ") has " + v.why +
+                          (m.gpu_override ? "" : " on " + m.label(g)) +
+                          ": its kernels fail with \"no kernel image is available for execution on the device\"; "
+                          "use a release built for this GPU");
             break;
         }
     }

@@ -24,6 +24,7 @@ import sample_mirror  # noqa: E402
 
 BIN = None
 DRIVER = None
+LOADER = None  # tests/trace's program that dlopens its arguments
 LIBS = "usr/lib/x86_64-linux-gnu"
 
 
@@ -176,6 +177,26 @@ class Crafted(Base):
             f.write(elf)
         p = self.run_cli("inspect", bad, "--gpu", "sm_80", ok=False)
         self.assertIn("past the end of the file", p.stdout)
+
+    def test_trace_flags_a_loaded_library_without_code_for_this_gpu(self):
+        if not os.path.exists(LOADER):
+            self.skipTest("no trace loader built")
+        src = os.path.join(self.tmp, "f.c")
+        with open(src, "w") as f:
+            f.write("int cublas_stand_in(void) { return 1; }\n")
+        plain = os.path.join(self.tmp, "plain.so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-o", plain, src], check=True)
+        blob = os.path.join(self.tmp, "blob")
+        with open(blob, "wb") as f:
+            f.write(craft.fatbin([craft.entry(craft.ELF_KIND, 75), craft.entry(craft.ELF_KIND, 90)]))
+        lib = os.path.join(self.tmp, "libcublasLt.so.12")
+        subprocess.run(["objcopy", "--add-section", f".nv_fatbin={blob}", "--set-section-flags",
+                        ".nv_fatbin=contents,readonly", plain, lib], check=True)
+        p = self.run_cli("trace", "--", LOADER, lib, env=dict(self.env, CUDAENV_GPU="sm_61"))
+        self.assertIn(f"warning: libcublasLt.so.12 ({lib}) has no code for sm_61 (has sm_75 sm_90): its kernels fail",
+                      p.stderr)
+        ok = self.run_cli("trace", "--", LOADER, lib, env=dict(self.env, CUDAENV_GPU="sm_75"))
+        self.assertNotIn("no code for", ok.stderr)
 
     def test_folder_and_cache(self):
         d = os.path.join(self.tmp, "libs")
@@ -331,4 +352,5 @@ class Machine(Base):
 if __name__ == "__main__":
     BIN = os.path.abspath(sys.argv[1])
     DRIVER = os.path.abspath(sys.argv[2])
-    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
+    LOADER = os.path.abspath(sys.argv[3])
+    unittest.main(argv=[sys.argv[0]] + sys.argv[4:], verbosity=2)
