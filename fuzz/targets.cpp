@@ -1,5 +1,8 @@
 #include "targets.hpp"
 
+#include <filesystem>
+#include <unistd.h>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <toml++/toml.h>
@@ -9,6 +12,8 @@
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
 #include "core/toml_file.hpp"
+#include "gpu/fatbin.hpp"
+#include "util/binary_file.hpp"
 #include "util/error.hpp"
 #include "util/toml_limits.hpp"
 
@@ -86,6 +91,26 @@ void version_file(const uint8_t* data, size_t size) {
     }
 }
 
+// A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
+// bytes of one fatbin section. Reads are bounded by the file; every problem is
+// one line, and no file claims more entries than the limit.
+void fatbin(const uint8_t* data, size_t size) {
+    static const auto file = std::filesystem::temp_directory_path() / ("cudaenv-fuzz-fatbin-" + std::to_string(::getpid()));
+    std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    auto check = [](const gpu::Code& c, const std::string& problem) {
+        require(problem.find('\n') == std::string::npos, "a fatbin finding of more than one line");
+        long long n = 0;
+        for (const auto& [a, k] : c.sass) n += k;
+        for (const auto& [a, k] : c.ptx) n += k;
+        require(n <= gpu::max_entries, "more fatbin entries than the limit");
+    };
+    auto fc = gpu::read_file(file);
+    check(fc.code, fc.problem);
+    BinaryFile f(file);
+    gpu::Code code;
+    check(code, gpu::read_fatbins(f, 0, f.size(), code));
+}
+
 }  // namespace
 
 const Target kTargets[] = {
@@ -94,6 +119,7 @@ const Target kTargets[] = {
     {"checks", checks},
     {"spec", spec},
     {"version_file", version_file},
+    {"fatbin", fatbin},
     {nullptr, nullptr},
 };
 

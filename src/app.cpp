@@ -195,6 +195,7 @@ constexpr CommandRegistration commands[] = {
     {"export", register_export},
     {"kernel", register_kernel},
     {"trace", register_trace},
+    {"inspect", register_inspect},
 };
 
 }  // namespace

@@ -85,6 +85,9 @@ void register_kernel(CLI::App& app, Context& ctx);
 void add_system_flag(CLI::App* cmd, bool& flag);
 std::unique_ptr<ExclusiveLock> enter_system_store(Context& ctx, bool quiet);
 void register_trace(CLI::App& app, Context& ctx);
+void register_inspect(CLI::App& app, Context& ctx);
+// `__gpus`, the machine's GPUs and driver: only the cudaenv-probe program (check/probe_gpus).
+void register_probe_gpus(CLI::App& app, Context& ctx);
 
 // The names of all subcommands, for completion scripts.
 std::vector<std::string> command_names(const CLI::App& app);

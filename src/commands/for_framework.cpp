@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/pairs.hpp"
+#include "gpu/wheel.hpp"
 #include "util/error.hpp"
 
 namespace cudaenv {
@@ -22,6 +23,9 @@ ForChoice choose_for_framework(Store& store, const ForOptions& opts) {
     out.build = framework_build_for(rows, req, os);
     out.label = req.name + " " + req.version_text + " (" + os + ")";
     out.choice = choose_pair(out.build, all_pairs(store));
+    // The wheel's own binaries decide whether it runs on this GPU, whatever pair is active.
+    if (req.name == "torch") out.gpu_warning = gpu::torch_wheel_warning(req.version_text, store.root());
+    if (!out.gpu_warning.empty()) std::cerr << "cudaenv: warning: " << out.gpu_warning << "\n";
     return out;
 }
 

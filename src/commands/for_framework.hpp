@@ -25,6 +25,7 @@ struct ForChoice {
     FrameworkBuild build;
     std::string label;                 // "tensorflow 2.10 (windows)"
     std::optional<PairChoice> choice;  // nullopt: nothing installed fits
+    std::string gpu_warning;           // torch: the installed wheel of that version leaves a GPU here out
 };
 
 ForChoice choose_for_framework(Store& store, const ForOptions& opts);

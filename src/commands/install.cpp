@@ -5,8 +5,10 @@
 
 #include "commands/context.hpp"
 #include "commands/for_framework.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/update_shims.hpp"
 #include "install/installer.hpp"
+#include "gpu/install_choice.hpp"
 #include "install/mirror.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
@@ -26,6 +28,8 @@ struct InstallArgs {
     bool quiet = false;
     ForOptions for_opts;
     bool system = false;
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_install(Context& ctx, const InstallArgs& args) {
@@ -80,6 +84,13 @@ void run_install(Context& ctx, const InstallArgs& args) {
         return;
     }
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
+    // Only releases that run on this machine's GPUs (or --gpu's), decided before any download.
+    auto machine = std::make_shared<gpu::Machine>(machine_for(ctx, args.gpu, gpu::Probe::allowed));
+    if (machine->known())
+        opts.runs_here = [machine, force = args.force](const std::string& product, std::vector<Version>& rs,
+                                                       const Version& wanted) {
+            gpu::keep_releases_that_run(product, rs, wanted, *machine, force, std::cerr);
+        };
     for (const auto& spec : specs) {
         if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");
@@ -111,6 +122,9 @@ void register_install(CLI::App& app, Context& ctx) {
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
     add_for_options(cmd, args->for_opts);
     add_system_flag(cmd, args->system);
+    add_gpu_options(cmd, args->gpu);
+    cmd->add_flag("--force", args->force,
+                  "Install a release even when it cannot run on this machine's GPUs (building for another machine)");
     cmd->callback([&ctx, args] { run_install(ctx, *args); });
 }
 

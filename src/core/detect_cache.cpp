@@ -6,6 +6,7 @@
 #include "core/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -191,16 +192,7 @@ std::string path_stamp(const fs::path& p) { return stamp_text(platform::file_sta
 std::string path_stamp(const std::string& utf8) { return stamp_text(platform::file_stamp(utf8)); }
 
 DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.txt") {
-    auto text = fsx::read_file(file_, 16u << 20);
-    if (!text || !text->starts_with(header)) return;  // absent, or another format: an empty cache
-    text_ = std::move(*text);
-    // Only the ids are looked at here; a record is decoded when asked for.
-    records::Reader r(std::string_view(text_).substr(header.size()));
-    std::vector<std::string_view> fields;
-    std::string_view raw;
-    while (r.next(fields, &raw))
-        if (!fields.empty()) entries_[std::string(fields[0])] = raw;
-    if (r.damaged()) entries_.clear();  // a torn file: detect again
+    load_cache_index(file_, header, 16u << 20, text_, entries_);
 }
 
 DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
@@ -316,14 +308,7 @@ void DetectionCache::save() {
     dirty_ = false;
     std::string out(header);
     for (const auto& [id, rec] : entries_) out += rec;
-    // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
-    if (!fsx::is_dir(file_.parent_path().parent_path())) return;
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-    }
+    save_cache_file(file_, out);
 }
 
 }  // namespace cudaenv

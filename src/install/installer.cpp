@@ -241,6 +241,29 @@ Manifest load_manifest(const Mirror& mirror, const std::string& product, const V
                            product);
 }
 
+// A product's releases (newest first), less those that cannot run on this machine (opts.runs_here).
+std::vector<Version> releases_here(const Mirror& mirror, const InstallOptions& opts, const std::string& product,
+                                   const Version& wanted) {
+    auto rs = mirror.releases(product);
+    if (opts.runs_here) opts.runs_here(product, rs, wanted);
+    return rs;
+}
+
+// cuDNN's releases, asked before anything is fetched, so that a cuDNN that
+// cannot run here refuses the whole install before any download; nullopt
+// when there is nothing to decide (no GPU known, or that cuDNN is installed).
+template <class MirrorOf>
+std::optional<std::vector<Version>> cudnn_releases_first(Store& store, const Spec& spec, const InstallOptions& opts,
+                                                         MirrorOf mirror) {
+    if (spec.cudnn_kind != Spec::Cudnn::version || !opts.runs_here) return std::nullopt;
+    const auto cudnns = store.cudnns();
+    if (std::any_of(cudnns.begin(), cudnns.end(), [&](const CudnnRecord& c) {
+            return c.version.matches(spec.cudnn) && c.cuda_major == spec.cuda.major();
+        }))
+        return std::nullopt;
+    return releases_here(mirror(), opts, "cudnn", spec.cudnn);
+}
+
 }  // namespace
 
 void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, std::ostream& out) {
@@ -252,6 +275,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         return *mirror_holder;
     };
     StoreLock lock(store, opts.quiet);
+    auto cudnn_releases = cudnn_releases_first(store, spec, opts, mirror);
 
     // The toolkit: an installed one that matches, else the newest release the mirror has.
     std::optional<ToolkitRecord> have;
@@ -269,7 +293,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         if (have) {
             release = have->version;
         } else {
-            auto releases = mirror().releases("cuda");
+            auto releases = releases_here(mirror(), opts, "cuda", spec.cuda);
             for (const auto& r : releases)
                 if (r.matches(spec.cuda)) {
                     release = r;
@@ -326,7 +350,7 @@ void install_spec(Store& store, const Spec& spec, const InstallOptions& opts, st
         out << "cuDNN " << cudnn_version.str() << " for CUDA " << major << " is already installed in "
             << fsx::to_utf8(have_cudnn->path) << "\n";
     } else {
-        auto releases = mirror().releases("cudnn");
+        auto releases = cudnn_releases ? *cudnn_releases : releases_here(mirror(), opts, "cudnn", spec.cudnn);
         std::vector<Version> tried;
         for (const auto& r : releases) {
             if (!r.matches(spec.cudnn)) continue;

@@ -4,6 +4,7 @@
 // then renamed into place, under a store-wide lock; leftovers of a killed
 // run are cleaned up by the next one.
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct InstallOptions {
     std::string mirror;                   // folder or URL (already chosen)
     std::vector<std::string> components;  // CUDA components; empty = the default set
     std::string sha256;                   // expected hash of the one local archive
+    // Leaves out of a product's releases ("cuda", "cudnn"; newest first) those
+    // matching `wanted` that cannot run on this machine's GPUs, or throws
+    // naming the ones that would (gpu/install_choice); unset: every release may be taken.
+    std::function<void(const std::string& product, std::vector<Version>& releases, const Version& wanted)> runs_here;
 };
 
 // `cudaenv install <archive>...`

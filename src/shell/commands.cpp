@@ -23,6 +23,7 @@ constexpr CommandInfo table[] = {
     {"add", false, false, CommandArg::folder, false},
     {"discover", false, false, CommandArg::folder, false},
     {"trace", false, false, spec, false},
+    {"inspect", false, false, spec, false},
     {"hook-env", false, false, CommandArg::none, true},
     {"list", false, false, CommandArg::none, false},
     {"current", false, false, CommandArg::none, false},
