@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <ostream>
 #include <thread>
-#include <regex>
 
 #include "check/compat.hpp"
 #include "check/driver.hpp"
@@ -91,12 +90,7 @@ std::vector<std::string> cudnn_names(int major) { return cudalibs::cudnn_names(m
 StepResult step_files(Probe& p) {
     StepResult r{"files", Status::ok, "", "", nlohmann::json::object()};
     const auto& tk = *p.tk;
-    for (const auto& d : tk.lib_dirs) add_dir(p.tk_dirs, d);
-    for (const auto& d : tk.bin_dirs) add_dir(p.tk_dirs, d);
-    for (const auto& d : cudalibs::toolkit_lib_dirs(tk.root)) add_dir(p.tk_dirs, d);
-    for (const auto& d : cudalibs::toolkit_dll_dirs(tk.root)) add_dir(p.tk_dirs, d);
-    add_dir(p.tk_dirs, tk.root);
-    if (tk.layout == "debian") add_dir(p.tk_dirs, platform::system_library_dirs().front());
+    for (const auto& d : search_dirs(tk)) add_dir(p.tk_dirs, d);
 
     int cuda_major = tk.version.major();
     p.files.push_back({cudart_name(cuda_major), "cudart", true, find_in(p.tk_dirs, cudart_name(cuda_major))});
@@ -110,12 +104,7 @@ StepResult step_files(Probe& p) {
     }
     if (p.dnn) {
         const auto& c = *p.dnn;
-        for (const auto& d : c.lib_dirs) add_dir(p.dnn_dirs, d);
-        for (const auto& d : c.bin_dirs) add_dir(p.dnn_dirs, d);
-        if (c.variant.empty())
-            for (const auto& d : cudalibs::cudnn_lib_dirs(c.root)) add_dir(p.dnn_dirs, d);
-        if (c.layout == "system")
-            for (const auto& d : platform::system_library_dirs()) add_dir(p.dnn_dirs, d);
+        for (const auto& d : search_dirs(c)) add_dir(p.dnn_dirs, d);
         for (const auto& n : cudnn_names(c.version.major())) p.files.push_back({n, "cudnn", true, find_in(p.dnn_dirs, n)});
     }
 
@@ -295,15 +284,12 @@ StepResult step_load(Probe& p) {
 // The words come from core/origin, which `cudaenv trace` uses too.
 StepResult step_origins(Probe& p) {
     StepResult r{"origins", Status::ok, "", "", nlohmann::json::object()};
-    static const std::regex cuda_lib(
-        R"((lib)?(cudart|cudnn[a-z_]*|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nvrtc-builtins|cuda|nvcuda)(64_[0-9]+|\.so)?.*)",
-        std::regex::icase);
     origin::PairDirs dirs;
     dirs.toolkit_dirs = p.tk_dirs;
     dirs.toolkit_dirs.push_back(p.tk->root);
     dirs.cudnn_dirs = p.dnn_dirs;
     // A system cuDNN's root is /usr: its library folders stand for it instead.
-    if (p.dnn && p.dnn->layout != "system") dirs.cudnn_dirs.push_back(p.dnn->root);
+    if (p.dnn && p.dnn->layout != layout::CudnnLayout::system) dirs.cudnn_dirs.push_back(p.dnn->root);
     origin::Classifier classifier(dirs, {});
     auto list = nlohmann::json::array();
     std::vector<std::string> strays_fail, strays_warn;
@@ -311,7 +297,7 @@ StepResult step_origins(Probe& p) {
         auto fp = fsx::from_utf8(path);
         auto name = fsx::to_utf8(fp.filename());
         auto fam = origin::family_of(name);
-        if (!std::regex_match(name, cuda_lib) && fam != origin::Family::driver) continue;
+        if (fam == origin::Family::none) continue;  // not a CUDA library (core/cudalibs)
         // Where the file really is: a link inside the pair can point elsewhere.
         std::error_code ec;
         auto real = fsx::to_utf8(fs::weakly_canonical(fp, ec));
