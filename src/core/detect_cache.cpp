@@ -42,8 +42,17 @@ Version take_version(records::Fields& f) {
     return *v;
 }
 
+// A layout by its name; an unknown name makes the record damaged.
+template <class L>
+L take_layout(records::Fields& f, std::optional<L> (*parse)(std::string_view)) {
+    auto l = parse(f.str());
+    if (!l) throw std::out_of_range("record: unknown layout");
+    return *l;
+}
+
 std::vector<std::string> encode(const Toolkit& t) {
-    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};
+    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source,
+                                    std::string(layout::name(t.layout))};
     put_paths(out, t.bin_dirs);
     put_paths(out, t.lib_dirs);
     out.push_back(t.windows ? "1" : "0");
@@ -56,7 +65,7 @@ Toolkit decode_toolkit(records::Fields& f) {
     t.root = fsx::from_utf8(f.next());
     t.version = take_version(f);
     t.version_source = f.str();
-    t.layout = f.str();
+    t.layout = take_layout(f, layout::toolkit_layout);
     t.bin_dirs = take_paths(f);
     t.lib_dirs = take_paths(f);
     t.windows = f.next() == "1";
@@ -67,7 +76,7 @@ Toolkit decode_toolkit(records::Fields& f) {
 std::vector<std::string> encode(const Cudnn& c) {
     std::vector<std::string> out = {"cudnn",   fsx::to_utf8(c.root),         c.variant,
                                     c.version.str(), std::to_string(c.cuda_major), c.cuda_major_source,
-                                    c.layout};
+                                    std::string(layout::name(c.layout))};
     put_paths(out, c.bin_dirs);
     put_paths(out, c.lib_dirs);
     out.push_back(fsx::to_utf8(c.include_dir));
@@ -82,7 +91,7 @@ Cudnn decode_cudnn(records::Fields& f) {
     c.version = take_version(f);
     c.cuda_major = static_cast<int>(f.number());
     c.cuda_major_source = f.str();
-    c.layout = f.str();
+    c.layout = take_layout(f, layout::cudnn_layout);
     c.bin_dirs = take_paths(f);
     c.lib_dirs = take_paths(f);
     c.include_dir = fsx::from_utf8(f.next());
@@ -145,8 +154,8 @@ std::vector<fs::path> cudnn_key_paths(const fs::path& dir, const std::string& va
             for (auto h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
                 out.push_back(c->include_dir / h);
         }
-        if (c->layout == "system") {
-            for (const auto& s : platform::system_library_dirs()) out.push_back(s);
+        for (auto& s : layout::recognizer(c->layout).outside_dirs()) out.push_back(std::move(s));
+        if (c->layout == layout::CudnnLayout::system) {
             for (auto d : {"/usr/include", "/usr/include/x86_64-linux-gnu", "/var/lib/dpkg/info"}) out.push_back(d);
         }
     }

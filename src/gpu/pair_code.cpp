@@ -28,8 +28,8 @@ const std::vector<std::string>& judged_toolkit_libraries() {
 
 bool is_pair_library(const std::string& name, bool cudnn_dir, bool windows) {
     if (cudnn_dir) {
-        if (windows) return str::to_lower_ascii(name).starts_with("cudnn") && str::to_lower_ascii(name).ends_with(".dll");
-        return name.starts_with("libcudnn") && name.find(".so.") != std::string::npos;
+        if (cudalibs::family_of(name) != cudalibs::Family::cudnn) return false;
+        return windows ? str::to_lower_ascii(name).ends_with(".dll") : name.find(".so.") != std::string::npos;
     }
     for (const auto& lib : judged_toolkit_libraries())
         if (windows ? cudalibs::is_toolkit_library(name, lib, true) : cudalibs::is_linux_lib(name, "lib" + lib + ".so"))
@@ -46,10 +46,10 @@ std::vector<std::filesystem::path> dirs_of(const DetectedPair& p, bool cudnn) {
     if (cudnn) {
         if (!p.cudnn) return out;
         add(p.cudnn->windows ? p.cudnn->bin_dirs : p.cudnn->lib_dirs);
-        if (p.cudnn->layout == "system") add(platform::system_library_dirs());
+        add(layout::recognizer(p.cudnn->layout).outside_dirs());
     } else {
         add(p.toolkit.windows ? p.toolkit.bin_dirs : p.toolkit.lib_dirs);
-        if (p.toolkit.layout == "debian") add({platform::system_library_dirs().front()});
+        add(layout::recognizer(p.toolkit.layout).outside_dirs());
     }
     return out;
 }

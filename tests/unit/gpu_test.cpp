@@ -34,7 +34,7 @@ struct CraftEntry {
 
 std::string le(uint64_t v, size_t n) {
     std::string s(n, '\0');
-    for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    for (size_t i = 0; i < n && i < 8; ++i) s[i] = static_cast<char>((v >> (8 * i)) & 0xff);
     return s;
 }
 
