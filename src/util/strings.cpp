@@ -1,6 +1,8 @@
 #include "util/strings.hpp"
 
+#include <cctype>
 #include <charconv>
+#include <cstdio>
 
 namespace cudaenv::str {
 
@@ -75,6 +77,25 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
         pos += to.size();
     }
     return s;
+}
+
+bool is_sha256_hex(std::string_view s) {
+    if (s.size() != 64) return false;
+    for (char c : s)
+        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+std::string human_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
 }
 
 }  // namespace cudaenv::str

@@ -17,5 +17,9 @@ bool is_digits(std::string_view s);
 bool parse_int(std::string_view s, int& out);
 // Replaces every occurrence of `from` with `to`.
 std::string replace_all(std::string s, std::string_view from, std::string_view to);
+// True for 64 hex digits (either case): a SHA-256 digest as text.
+bool is_sha256_hex(std::string_view s);
+// "1.5 MiB", "700.0 MiB", "2.3 GiB".
+std::string human_bytes(double bytes);
 
 }  // namespace cudaenv::str
