@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/download_options.hpp"
 #include "commands/for_framework.hpp"
 #include "commands/update_shims.hpp"
 #include "install/fetch.hpp"
@@ -25,10 +26,9 @@ struct InstallArgs {
     std::string components;
     std::string sha256;
     bool list = false;
-    bool quiet = false;
     bool dry_run = false;
     bool locked = false;
-    int connections = 0;
+    DownloadOptions download;
     ForOptions for_opts;
     bool system = false;
 };
@@ -36,18 +36,18 @@ struct InstallArgs {
 void run_install(Context& ctx, const InstallArgs& args) {
     // --system: into the shared system store, held against other admins' installs on any node.
     std::unique_ptr<ExclusiveLock> system_lock;
-    if (args.system && !args.list) system_lock = enter_system_store(ctx, args.quiet);
+    if (args.system && !args.list) system_lock = enter_system_store(ctx, args.download.quiet);
     auto& store = ctx.store();
     install::InstallOptions opts;
-    opts.quiet = args.quiet;
+    opts.quiet = args.download.quiet;
     opts.dry_run = args.dry_run;
-    opts.connections = install::choose_connections(args.connections);
+    opts.connections = install::choose_connections(args.download.connections);
     opts.sha256 = args.sha256;
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror);
     if (args.locked) {  // the same as `cudaenv sync --locked`
         if (!args.targets.empty() || args.list) throw UsageError("--locked installs the project's cudaenv.lock: give no spec");
         auto mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror, "");
-        install::SyncOptions so{install::SyncOptions::Mode::locked, args.quiet, args.dry_run, opts.connections, mirror};
+        install::SyncOptions so{install::SyncOptions::Mode::locked, opts.quiet, args.dry_run, opts.connections, mirror};
         if (install::sync_project(store, ctx.cwd(), so, std::cout)) update_shims(ctx);
         return;
     }
@@ -122,10 +122,9 @@ void register_install(CLI::App& app, Context& ctx) {
                     "NVRTC, CUPTI, NVTX, ...)");
     cmd->add_option("--sha256", args->sha256, "Expected SHA-256 of the one archive given");
     cmd->add_flag("--list", args->list, "List the releases the mirror offers");
-    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    add_download_options(cmd, args->download);
     cmd->add_flag("--dry-run", args->dry_run, "Print the plan (every archive, its size, the folders, the pin); change nothing");
     cmd->add_flag("--locked", args->locked, "Install the project's cudaenv.lock, as `cudaenv sync --locked`");
-    cmd->add_option("--connections", args->connections, "Downloads at once (default $CUDAENV_CONNECTIONS, else 4)");
     add_for_options(cmd, args->for_opts);
     add_system_flag(cmd, args->system);
     cmd->callback([&ctx, args] { run_install(ctx, *args); });

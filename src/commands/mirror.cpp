@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/download_options.hpp"
 #include "install/fetch.hpp"
 #include "install/locking.hpp"
 #include "install/mirror.hpp"
@@ -19,8 +20,7 @@ struct MirrorArgs {
     std::string dir;
     std::vector<std::string> specs;
     std::string lock, platforms, source;
-    int connections = 0;
-    bool quiet = false;
+    DownloadOptions download;
 };
 
 void run_create(Context& ctx, const MirrorArgs& args) {
@@ -31,8 +31,8 @@ void run_create(Context& ctx, const MirrorArgs& args) {
     // With a lock and no --mirror, the lock's mirror is the source.
     opts.source = install::choose_mirror(args.source, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror,
                                          args.lock.empty() ? install::kDefaultMirror : "");
-    opts.quiet = args.quiet;
-    opts.connections = install::choose_connections(args.connections);
+    opts.quiet = args.download.quiet;
+    opts.connections = install::choose_connections(args.download.connections);
     auto dir = fsx::absolute_normal(fsx::from_utf8(args.dir));
     install::create_mirror(dir, opts, std::cout);
     std::cerr << "hint: install from it with --mirror " << fsx::to_utf8(dir) << ", or put `mirror = \""
@@ -54,13 +54,14 @@ void register_mirror(CLI::App& app, Context& ctx) {
                        "Platforms, comma-separated (default: this machine's; with --lock, the lock's)");
     create->add_option("--mirror", args->source,
                        "Where to copy from (default: $CUDAENV_MIRROR, config.toml `mirror`, the lock's, else NVIDIA's)");
-    create->add_option("--connections", args->connections, "Downloads at once (default $CUDAENV_CONNECTIONS, else 4)");
-    create->add_flag("-q,--quiet", args->quiet, "No progress output");
+    add_download_options(create, args->download);
     create->callback([&ctx, args] { run_create(ctx, *args); });
     auto* verify = cmd->add_subcommand("verify", "Check every archive in a mirror folder against its manifest");
     verify->add_option("dir", args->dir, "The mirror folder")->required();
-    verify->add_flag("-q,--quiet", args->quiet, "No progress output");
-    verify->callback([args] { install::verify_mirror(fsx::absolute_normal(fsx::from_utf8(args->dir)), args->quiet, std::cout); });
+    verify->add_flag("-q,--quiet", args->download.quiet, "No progress display");
+    verify->callback([args] {
+        install::verify_mirror(fsx::absolute_normal(fsx::from_utf8(args->dir)), args->download.quiet, std::cout);
+    });
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands/context.hpp"
+#include "commands/download_options.hpp"
 #include "commands/update_shims.hpp"
 #include "install/fetch.hpp"
 #include "install/mirror.hpp"
@@ -16,8 +17,8 @@ namespace cudaenv {
 namespace {
 
 struct SyncArgs {
-    bool locked = false, frozen = false, quiet = false, dry_run = false;
-    int connections = 0;
+    bool locked = false, frozen = false, dry_run = false;
+    DownloadOptions download;
     std::string mirror;
 };
 
@@ -28,9 +29,9 @@ void run_sync(Context& ctx, const SyncArgs& args) {
     using Mode = install::SyncOptions::Mode;
     install::SyncOptions opts;
     opts.mode = args.locked ? Mode::locked : args.frozen ? Mode::frozen : Mode::plain;
-    opts.quiet = args.quiet;
+    opts.quiet = args.download.quiet;
     opts.dry_run = args.dry_run;
-    opts.connections = install::choose_connections(args.connections);
+    opts.connections = install::choose_connections(args.download.connections);
     // "" = the lock's own mirror; the hashes in the lock make any mirror safe.
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror, "");
     if (install::sync_project(ctx.store(), ctx.cwd(), opts, std::cout)) update_shims(ctx);
@@ -47,9 +48,8 @@ void register_sync(CLI::App& app, Context& ctx) {
     cmd->add_option("--mirror", args->mirror,
                     "Mirror folder or URL to fetch from (default: $CUDAENV_MIRROR, config.toml `mirror`, else the "
                     "lock's)");
-    cmd->add_option("--connections", args->connections, "Downloads at once (default $CUDAENV_CONNECTIONS, else 4)");
     cmd->add_flag("--dry-run", args->dry_run, "Print what would be installed; change nothing");
-    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    add_download_options(cmd, args->download);
     cmd->callback([&ctx, args] { run_sync(ctx, *args); });
 }
 
