@@ -72,7 +72,12 @@ void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_
     ReadyQueue queue;
     std::vector<Download> downloads;
     std::vector<size_t> job_of;  // download index -> job index
-    for (size_t i = 0; i < jobs.size(); ++i) {
+    // Largest first: the long unpacking of the biggest archive (cuDNN, cuBLAS)
+    // starts early instead of running alone at the end.
+    std::vector<size_t> order(jobs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
+    for (size_t i : order) {
         if (jobs[i].url.empty()) {
             queue.push(i);
             continue;

@@ -29,7 +29,8 @@ struct FetchOptions {
 };
 
 // Calls `work(i, stop)` on a worker thread for each job as soon as its file
-// is complete; the board shows downloads, `work` reports its own progress.
+// is complete, the largest jobs first; the board shows downloads, `work`
+// reports its own progress.
 // The first exception (from a download or from `work`) stops the rest (`stop`
 // becomes true: long work should check it) and is rethrown once every thread
 // has finished.
