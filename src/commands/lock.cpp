@@ -26,7 +26,7 @@ void run_lock(Context& ctx, const LockArgs& args) {
     auto vf = find_version_file(ctx.cwd());
     if (!vf)
         throw Error("no .cudaenv in " + fsx::to_utf8(ctx.cwd()) + " or above",
-                    "pin the project first: `cudaenv local <spec>`, then `cudaenv lock`");
+                    "write the project's spec into .cudaenv first (`cudaenv local <spec>`, or `echo 12.6+9.8 > .cudaenv`)");
     if (vf->spec.system)
         throw UsageError(fsx::to_utf8(vf->path) + " says 'system', which is no pair to lock",
                          "pin a pair: `cudaenv local 12.6+9.8`");

@@ -13,7 +13,7 @@ SyncProject find_sync_project(const std::filesystem::path& cwd, SyncOptions::Mod
         p.version_file = find_version_file(cwd);
         if (!p.version_file)
             throw Error("no .cudaenv in " + fsx::to_utf8(cwd) + " or above",
-                        "pin the project first: `cudaenv local <spec>` (then `cudaenv sync` locks and installs it)");
+                        "write the project's spec into .cudaenv (`cudaenv local <spec>`, or `echo 12.6+9.8 > .cudaenv`): `cudaenv sync` then locks and installs it");
         p.lock_path = lock_path_for(p.version_file->path);
         return p;
     }

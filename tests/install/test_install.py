@@ -244,15 +244,17 @@ class SampleMirror(Base):
 
 
 class HttpServer:
-    def __init__(self, root, tmp, truncate=""):
+    def __init__(self, root, tmp, truncate="", rate=0):
         self.port_file = os.path.join(tmp, f"port-{time.time_ns()}")
         self.log = os.path.join(tmp, f"http-{time.time_ns()}.log")
         args = [sys.executable, os.path.join(HERE, "server.py"), "--root", root, "--port-file", self.port_file,
                 "--log", self.log]
         if truncate:
             args += ["--truncate", truncate]
+        if rate:
+            args += ["--rate", str(rate)]
         self.proc = subprocess.Popen(args)
-        for _ in range(200):
+        for _ in range(500):
             if os.path.exists(self.port_file):
                 break
             time.sleep(0.02)

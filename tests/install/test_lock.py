@@ -60,7 +60,7 @@ class LockBase(T.Base):
         super().tearDown()
 
     def serve(self, root=None, rate=0):
-        s = HttpServerWith(root or shared_mirror(), self.tmp, rate)
+        s = T.HttpServer(root or shared_mirror(), self.tmp, rate=rate)
         self.servers.append(s)
         return s
 
@@ -107,24 +107,6 @@ class LockBase(T.Base):
     def installed_components(self, release="12.6.3"):
         vj = json.load(open(self.store_path("toolkits", release, "version.json")))
         return {k: v["version"] for k, v in vj.items() if k != "cuda"}
-
-
-class HttpServerWith(T.HttpServer):
-    """server.py with extra options (--rate)."""
-
-    def __init__(self, root, tmp, rate=0):
-        self.port_file = os.path.join(tmp, f"port-{time.time_ns()}")
-        self.log = os.path.join(tmp, f"http-{time.time_ns()}.log")
-        args = [sys.executable, os.path.join(HERE, "server.py"), "--root", root, "--port-file", self.port_file,
-                "--log", self.log]
-        if rate:
-            args += ["--rate", str(rate)]
-        self.proc = subprocess.Popen(args)
-        for _ in range(500):
-            if os.path.exists(self.port_file):
-                break
-            time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{open(self.port_file).read()}"
 
 
 class Lock(LockBase):
