@@ -94,16 +94,18 @@ namespace {
 // "<target relative to the store>\t<tmp entry it was set aside as, or ->".
 constexpr const char* kCommitted = "committed\n";
 
-// Undoes one move of an interrupted transaction.
-void roll_back(Store& store, const fs::path& target, const std::string& old_name) {
+// Undoes one move of an interrupted transaction; false when it had not happened.
+bool roll_back(Store& store, const fs::path& target, const std::string& old_name) {
     auto old = old_name == "-" ? fs::path() : store.tmp_dir() / fsx::from_utf8(old_name);
     if (old.empty()) {
-        if (fsx::exists(target)) remove_installed(store, target);  // new in this transaction
-        return;
+        if (!fsx::exists(target)) return false;
+        remove_installed(store, target);  // new in this transaction
+        return true;
     }
-    if (!fsx::exists(old)) return;  // never set aside: the target is the original
+    if (!fsx::exists(old)) return false;  // never set aside: the target is the original
     if (fsx::exists(target)) remove_installed(store, target);
     fs::rename(old, target);
+    return true;
 }
 
 void recover_journal(Store& store, const fs::path& journal) {
@@ -113,8 +115,8 @@ void recover_journal(Store& store, const fs::path& journal) {
         for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
             auto fields = str::split(*it, '\t');
             if (fields.size() != 2 || !fsx::is_safe_relative(fields[0])) continue;
-            spdlog::info("rolling back '{}' from an interrupted install", fields[0]);
-            roll_back(store, store.root() / fsx::from_utf8(fields[0]), fields[1]);
+            if (roll_back(store, store.root() / fsx::from_utf8(fields[0]), fields[1]))
+                spdlog::info("rolled back '{}' of an interrupted install", fields[0]);
         }
     }
     std::error_code ec;
