@@ -228,6 +228,22 @@ class Sync(LockBase):
         self.assertEqual(open(os.path.join(ci, ".cudaenv")).read(), "12.6+9.8\n")
         self.assertIn("in sync", self.cli("install", "--locked", cwd=ci).stdout)
 
+    def test_a_newer_install_shadowing_the_locked_pair_is_answered_in_cudaenv(self):
+        s = self.serve()
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        ext = os.path.join(self.tmp, "cuda-12.6.4")  # adopted, newer: "12.6" would pick it
+        os.makedirs(os.path.join(ext, "bin"))
+        open(os.path.join(ext, "bin", "nvcc"), "w").write("#!/bin/sh\n")
+        os.chmod(os.path.join(ext, "bin", "nvcc"), 0o755)
+        json.dump({"cuda": {"name": "CUDA SDK", "version": "12.6.4"}}, open(os.path.join(ext, "version.json"), "w"))
+        self.cli("add", ext)
+        p = self.cli("sync")
+        self.assertIn(f"wrote {os.path.join(self.project, '.cudaenv')} (12.6.3+9.8.0): '12.6+9.8' picks 12.6.4+9.8.0 here",
+                      p.stdout)
+        self.assertIn("12.6.3+9.8.0", self.cli("current").stdout)
+        self.assertIn("in sync", self.cli("sync", "--locked").stdout)  # the exact pair matches the lock too
+
     def test_a_tampered_archive_fails_and_leaves_the_store_unchanged(self):
         mirror = shutil.copytree(shared_mirror(), os.path.join(self.tmp, "mirror"), symlinks=True)
         self.pin_project("12.6+9.8")
