@@ -177,6 +177,40 @@ class Lock(LockBase):
         self.assert_one_line_error(self.cli("lock", "--mirror", s.url, ok=False), "no .cudaenv in")
 
 
+class Adopted(LockBase):
+    def test_an_adopted_pair_is_locked_by_its_libraries_and_cannot_be_downloaded(self):
+        tk = os.path.join(self.tmp, "opt", "cuda-12.6")
+        os.makedirs(os.path.join(tk, "bin"))
+        os.makedirs(os.path.join(tk, "lib64"))
+        open(os.path.join(tk, "bin", "nvcc"), "w").write("#!/bin/sh\n")
+        os.chmod(os.path.join(tk, "bin", "nvcc"), 0o755)
+        open(os.path.join(tk, "lib64", "libcudart.so.12.6.77"), "wb").write(b"cudart bytes")
+        os.symlink("libcudart.so.12.6.77", os.path.join(tk, "lib64", "libcudart.so.12"))
+        open(os.path.join(tk, "lib64", "libcublas.so.12"), "wb").write(b"cublas bytes")
+        json.dump({"cuda": {"name": "CUDA SDK", "version": "12.6.3"}}, open(os.path.join(tk, "version.json"), "w"))
+        self.cli("add", tk)
+        self.pin_project("12.6@cuda-12.6+none")
+        p = self.cli("lock")
+        self.assertIn("cannot be reproduced by download", p.stderr)
+        text = self.lock_text().decode()
+        self.assertIn("# This pair was adopted from folders on this machine", text)
+        lock = tomllib.loads(text)
+        self.assertTrue(lock["adopted"])
+        self.assertNotIn("mirror", lock)
+        files = {f["path"]: f for f in lock["file"]}
+        self.assertEqual(sorted(files), ["cuda/lib64/libcublas.so.12", "cuda/lib64/libcudart.so.12",
+                                         "cuda/lib64/libcudart.so.12.6.77"])
+        self.assertEqual(files["cuda/lib64/libcudart.so.12"]["sha256"], hashlib.sha256(b"cudart bytes").hexdigest())
+        self.assertIn("in sync: 12.6.3+none", self.cli("sync", "--locked").stdout)
+        # The same lock on a machine without those folders, and with a library changed.
+        other = dict(self.env, CUDAENV_ROOT=os.path.join(self.tmp, "other"))
+        p = self.run_cli("sync", "--frozen", env=other, cwd=self.project, ok=False)
+        self.assert_one_line_error(p, "records an adopted pair (12.6.3+none", "cannot be reproduced by download")
+        open(os.path.join(tk, "lib64", "libcublas.so.12"), "wb").write(b"other bytes")
+        p = self.cli("sync", "--locked", ok=False)
+        self.assert_one_line_error(p, os.path.join(tk, "lib64", "libcublas.so.12") + " differs from what")
+
+
 class Sync(LockBase):
     def test_empty_store_then_nothing_to_do(self):
         s = self.serve()
