@@ -126,8 +126,9 @@ Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& tool
         std::vector<Option> cds = with_cudnn ? cudnns_for(cuda.major()) : std::vector<Option>(1);
         for (const auto& cd : cds) {
             const Manifest* cm = with_cudnn && !cd.installed ? &catalog.manifest("cudnn", cd.version) : nullptr;
-            auto why = judge({cuda, tm, cm, platforms, components});
-            if (why.empty()) return {cuda, tm, with_cudnn ? std::optional<Version>(cd.version) : std::optional<Version>(), cm};
+            auto cudnn = with_cudnn ? std::optional<Version>(cd.version) : std::nullopt;
+            auto why = judge({cuda, cudnn, tm, cm, platforms, components});
+            if (why.empty()) return {cuda, tm, cudnn, cm};
             rejected.push_back(cuda.str() + (with_cudnn ? "+" + cd.version.str() : "") + ": " + why);
         }
     }

@@ -82,7 +82,8 @@ struct Plan {
 // A candidate pair: a CUDA release and at most one cuDNN release. A null
 // manifest stands for one that is installed already.
 struct Candidate {
-    Version cuda;
+    Version cuda;                  // the release (12.6.3)
+    std::optional<Version> cudnn;  // the cuDNN release (9.8.0); nullopt: no cuDNN
     const Manifest* cuda_manifest = nullptr;
     const Manifest* cudnn_manifest = nullptr;
     std::vector<std::string> platforms;

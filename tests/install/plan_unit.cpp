@@ -95,9 +95,9 @@ TEST_CASE("judge and resolve: a pair that cannot exist fails before anything is 
     }
     SUBCASE("judge() names the missing component") {
         const auto& m = catalog.manifest("cuda", *Version::parse("12.6.3"));
-        CHECK(judge({*Version::parse("12.6.3"), &m, nullptr, {"linux-x86_64"}, {"cuda_nope"}}).starts_with(
-            "CUDA 12.6.3 has no component 'cuda_nope' for linux-x86_64"));
-        CHECK(judge({*Version::parse("12.6.3"), &m, nullptr, {"linux-x86_64"}, {}}).empty());
+        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {"cuda_nope"}})
+                  .starts_with("CUDA 12.6.3 has no component 'cuda_nope' for linux-x86_64"));
+        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {}}).empty());
     }
 }
 
