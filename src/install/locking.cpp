@@ -84,6 +84,7 @@ std::vector<std::string> parse_platforms(const std::string& text) {
 }
 
 LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
+    if (spec.system) throw UsageError("`system` names no pair to lock", "give a pair: 12.6+9.8");
     auto r = resolve(catalog, spec, platforms);
     LockFile lock;
     lock.spec = spec.str();

@@ -173,6 +173,8 @@ class Lock(LockBase):
         self.assertFalse(os.path.exists(os.path.join(self.project, "cudaenv.lock")))
         self.pin_project("14")
         self.assert_one_line_error(self.cli("lock", "--mirror", s.url, ok=False), "no CUDA release matching 14")
+        self.pin_project("system")
+        self.assertEqual(self.cli("sync", "--mirror", s.url, ok=False).returncode, 2)
         os.remove(os.path.join(self.project, ".cudaenv"))
         self.assert_one_line_error(self.cli("lock", "--mirror", s.url, ok=False), "no .cudaenv in")
 
