@@ -9,6 +9,7 @@
 
 #include "core/checks.hpp"
 #include "core/config.hpp"
+#include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
 #include "core/toml_file.hpp"
@@ -74,6 +75,23 @@ void checks(const uint8_t* data, size_t size) {
     require(again.to_toml() == written, "checks.toml does not round-trip");
 }
 
+void lock(const uint8_t* data, size_t size) {
+    LockFile l;
+    try {
+        l = LockFile::parse(text_of(data, size), "cudaenv.lock");
+    } catch (const Error&) {
+        return;
+    }
+    auto written = l.to_toml();
+    LockFile again;
+    try {
+        again = LockFile::parse(written, "cudaenv.lock");
+    } catch (const Error& e) {
+        throw std::logic_error(std::string("cudaenv.lock written by cudaenv does not read back: ") + e.what());
+    }
+    require(again.to_toml() == written, "cudaenv.lock does not round-trip");
+}
+
 void spec(const uint8_t* data, size_t size) {
     auto s = Spec::parse(text_of(data, size));
     if (s) (void)s->str();
@@ -117,6 +135,7 @@ const Target kTargets[] = {
     {"toml", toml_any},
     {"config", config},
     {"checks", checks},
+    {"lock", lock},
     {"spec", spec},
     {"version_file", version_file},
     {"fatbin", fatbin},

@@ -67,10 +67,17 @@ void register_completions(CLI::App& app, Context& ctx);
 void register_hook_env(CLI::App& app, Context& ctx);
 void register_rehash(CLI::App& app, Context& ctx);
 void register_setup(CLI::App& app, Context& ctx);
-// The real `install` lives in the cudaenv-install program (src/main_install.cpp);
-// the cudaenv executable registers a forwarder that runs it.
+// The real `install`, `lock`, `sync` and `mirror` live in the cudaenv-install
+// program (src/main_install.cpp); the cudaenv executable registers
+// forwarders that run it.
 void register_install(CLI::App& app, Context& ctx);
+void register_lock(CLI::App& app, Context& ctx);
+void register_sync(CLI::App& app, Context& ctx);
+void register_mirror(CLI::App& app, Context& ctx);
 void register_install_forward(CLI::App& app, Context& ctx);
+void register_lock_forward(CLI::App& app, Context& ctx);
+void register_sync_forward(CLI::App& app, Context& ctx);
+void register_mirror_forward(CLI::App& app, Context& ctx);
 void register_uninstall(CLI::App& app, Context& ctx);
 void register_check(CLI::App& app, Context& ctx);
 // `__probe`, the child of `check`: only the cudaenv-probe program (src/main_probe.cpp).

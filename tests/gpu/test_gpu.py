@@ -251,9 +251,9 @@ class Overrides(Base):
         p = self.install("12.6+9.11", "--gpu", "sm_61", ok=False)
         self.assertIn("no cuDNN release matching 9.11 runs here", p.stderr)
         self.assertIn("releases that would: 9.10.2", p.stderr)
-        # Refused before anything is downloaded: not even the toolkit the pair would have used.
+        # Refused while planning, before anything is downloaded: the toolkit is judged first.
         p = self.install("13.0+9.11", "--gpu", "sm_61", ok=False)
-        self.assertIn("no cuDNN release matching 9.11 runs here", p.stderr)
+        self.assertIn("no CUDA release matching 13.0 runs here", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.root, "toolkits", "13.0.2")))
 
     def test_refused_before_any_download_unless_forced(self):

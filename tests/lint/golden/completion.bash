@@ -2,7 +2,7 @@
 _cudaenv_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W 'list current use deactivate local global env init exec which add discover pair completions rehash setup install uninstall check doctor export kernel trace inspect' -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W 'list current use deactivate local global env init exec which add discover pair completions rehash setup install lock sync mirror uninstall check doctor export kernel trace inspect' -- "$cur")
     return
   fi
   case "${COMP_WORDS[1]}" in

@@ -3,7 +3,7 @@
 _cudaenv() {
   emulate -L zsh
   if (( CURRENT == 2 )); then
-    compadd -- 'list current use deactivate local global env init exec which add discover pair completions rehash setup install uninstall check doctor export kernel trace inspect'
+    compadd -- 'list current use deactivate local global env init exec which add discover pair completions rehash setup install lock sync mirror uninstall check doctor export kernel trace inspect'
     return
   fi
   case "${words[2]}" in
