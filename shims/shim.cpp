@@ -15,6 +15,7 @@
 #include "core/rehash.hpp"
 #include "core/resolve.hpp"
 #include "core/store.hpp"
+#include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -102,6 +103,7 @@ int run_shim(std::vector<std::string> args) {
         return run_next_on_path(tool, std::move(args), store,
                                 "CUDA " + plan.full_spec + " has none (set by " + active.describe() + ")");
     args[0] = fsx::to_utf8(*path);
+    if (auto w = gpu::runs_warning(store.root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
     return platform::exec_command(args, plan.applied_to(platform::environment(), native_path_style()));
 }
 

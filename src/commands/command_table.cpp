@@ -37,6 +37,10 @@ constexpr CommandRow table[] = {
      register_setup, A::shell},
     {"install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror",
      register_install_forward, A::file},
+    {"lock", "Write cudaenv.lock beside .cudaenv: the exact pair, components and archives (size, sha256)",
+     register_install_forward},
+    {"sync", "Make the store hold exactly the pair of cudaenv.lock and the project use it", register_install_forward},
+    {"mirror", "Make (create) or check (verify) an offline mirror in NVIDIA's layout", register_install_forward},
     {"uninstall", "Remove a toolkit / cuDNN from the store (or forget an adopted one)", register_uninstall, A::spec},
     {"check", "Prove pairs work: load every library, versions, a timed convolution", register_check, A::spec,
      A::spec},
@@ -46,6 +50,8 @@ constexpr CommandRow table[] = {
     {"kernel", "Jupyter kernels that run under a pair: add, list, remove", register_kernel},
     {"trace", "Run a command and report which CUDA/cuDNN libraries it really loads", register_trace, A::spec,
      A::file},
+    {"inspect", "The GPU code each library carries and whether it runs on this machine's GPUs", register_inspect,
+     A::spec},
 };
 
 }  // namespace

@@ -69,9 +69,13 @@ void register_complete(CLI::App* cmd, Context& ctx);  // `__complete`, what comp
 void register_hook_env(CLI::App* cmd, Context& ctx);
 void register_rehash(CLI::App* cmd, Context& ctx);
 void register_setup(CLI::App* cmd, Context& ctx);
-// The real `install` lives in the cudaenv-install program (src/main_install.cpp);
-// the cudaenv executable defines a forwarder that runs it.
+// The real `install`, `lock`, `sync` and `mirror` live in the cudaenv-install
+// program (src/main_install.cpp); in the cudaenv executable their rows run
+// one forwarder, which runs that program (commands/install_forward.cpp).
 void register_install(CLI::App* cmd, Context& ctx);
+void register_lock(CLI::App* cmd, Context& ctx);
+void register_sync(CLI::App* cmd, Context& ctx);
+void register_mirror(CLI::App* cmd, Context& ctx);
 void register_install_forward(CLI::App* cmd, Context& ctx);
 void register_uninstall(CLI::App* cmd, Context& ctx);
 void register_check(CLI::App* cmd, Context& ctx);
@@ -81,5 +85,15 @@ void register_doctor(CLI::App* cmd, Context& ctx);
 void register_export(CLI::App* cmd, Context& ctx);
 void register_kernel(CLI::App* cmd, Context& ctx);
 void register_trace(CLI::App* cmd, Context& ctx);
+void register_inspect(CLI::App* cmd, Context& ctx);
+// `__gpus`, the machine's GPUs and driver: only the cudaenv-probe program (check/probe_gpus).
+void register_probe_gpus(CLI::App* cmd, Context& ctx);
+
+// `row` with another define function: the cudaenv-install program's rows are
+// the table's, with the commands themselves instead of the forwarder.
+constexpr CommandRow with_define(CommandRow row, void (*define)(CLI::App*, Context&)) {
+    row.define = define;
+    return row;
+}
 
 }  // namespace cudaenv

@@ -7,6 +7,7 @@
 #include "check/doctor_clients.hpp"
 #include "core/pairs.hpp"
 #include "platform/platform.hpp"
+#include "gpu/wheel.hpp"
 #include "util/error.hpp"
 
 namespace cudaenv {
@@ -42,6 +43,7 @@ ForChoice choose_for_framework(Store& store, const ForOptions& opts) {
     auto os = opts.os.empty() ? host_os_name() : opts.os;
     static const auto rows = framework_builds();
     ForChoice out;
+    const auto asked = req.version_text;  // as typed: the wheel check below matches it
     // Only this system's Python says which build this system runs.
     if (auto installed = opts.os.empty() ? installed_build(req, rows) : std::string(); !installed.empty()) {
         req = parse_framework_request(req.name + "==" + installed);
@@ -50,6 +52,9 @@ ForChoice choose_for_framework(Store& store, const ForOptions& opts) {
     out.build = framework_build_for(rows, req, os);
     out.label = req.name + " " + req.version_text + " (" + os + (out.installed ? ", installed" : "") + ")";
     out.choice = choose_pair(out.build, all_pairs(store));
+    // The wheel's own binaries decide whether it runs on this GPU, whatever pair is active.
+    if (req.name == "torch") out.gpu_warning = gpu::torch_wheel_warning(asked, store.root());
+    if (!out.gpu_warning.empty()) std::cerr << "cudaenv: warning: " << out.gpu_warning << "\n";
     return out;
 }
 

@@ -26,6 +26,7 @@ struct ForChoice {
     std::string label;                 // "tensorflow 2.10 (windows)", "torch 2.11.0+cu130 (linux, installed)"
     std::optional<PairChoice> choice;  // nullopt: nothing installed fits
     bool installed = false;            // the build came from the active Python's installed one
+    std::string gpu_warning;           // torch: the installed wheel of that version leaves a GPU here out
 };
 
 // A request without a build (`torch==2.11.0`) takes the build installed in

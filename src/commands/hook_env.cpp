@@ -10,6 +10,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
@@ -25,7 +26,11 @@ void run_hook_env(Context& ctx) {
     std::vector<EnvChange> changes;
     if (auto file = find_version_file(ctx.cwd())) {
         try {
-            changes = ctx.plan_for(file->spec.str()).changes;
+            auto plan = ctx.plan_for(file->spec.str());
+            changes = plan.changes;
+            if (plan.folders)
+                if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders))
+                    std::cerr << "cudaenv: warning: " << *w << "\n";
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }

@@ -6,6 +6,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/pair_code.hpp"
 #include "commands/for_framework.hpp"
 #include "core/cmake_cache.hpp"
 #include "platform/platform.hpp"
@@ -32,6 +33,8 @@ void run_use(Context& ctx, const std::string& spec) {
     for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
     warn_stale_builds(ctx, plan);
     for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
+    if (plan.folders)
+        if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
     std::cout << render(*shell, plan.changes);
 }
 

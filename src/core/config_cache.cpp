@@ -12,7 +12,9 @@ namespace cudaenv {
 namespace {
 
 // The first record: what this is, and the text of the config.toml it copies.
-constexpr std::string_view kind = "cudaenv config copy 3";
+// 3: pins that are not versions are refused (a copy made before may hold one);
+// 4: every record checksummed (util/records.hpp).
+constexpr std::string_view kind = "cudaenv config copy 4";
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include "core/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -42,8 +43,17 @@ Version take_version(records::Fields& f) {
     return *v;
 }
 
+// A layout by its name; an unknown name makes the record damaged.
+template <class L>
+L take_layout(records::Fields& f, std::optional<L> (*parse)(std::string_view)) {
+    auto l = parse(f.str());
+    if (!l) throw std::out_of_range("record: unknown layout");
+    return *l;
+}
+
 std::vector<std::string> encode(const Toolkit& t) {
-    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};
+    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source,
+                                    std::string(layout::name(t.layout))};
     put_paths(out, t.bin_dirs);
     put_paths(out, t.lib_dirs);
     out.push_back(t.windows ? "1" : "0");
@@ -56,7 +66,7 @@ Toolkit decode_toolkit(records::Fields& f) {
     t.root = fsx::from_utf8(f.next());
     t.version = take_version(f);
     t.version_source = f.str();
-    t.layout = f.str();
+    t.layout = take_layout(f, layout::toolkit_layout);
     t.bin_dirs = take_paths(f);
     t.lib_dirs = take_paths(f);
     t.windows = f.next() == "1";
@@ -67,7 +77,7 @@ Toolkit decode_toolkit(records::Fields& f) {
 std::vector<std::string> encode(const Cudnn& c) {
     std::vector<std::string> out = {"cudnn",   fsx::to_utf8(c.root),         c.variant,
                                     c.version.str(), std::to_string(c.cuda_major), c.cuda_major_source,
-                                    c.layout};
+                                    std::string(layout::name(c.layout))};
     put_paths(out, c.bin_dirs);
     put_paths(out, c.lib_dirs);
     out.push_back(fsx::to_utf8(c.include_dir));
@@ -82,7 +92,7 @@ Cudnn decode_cudnn(records::Fields& f) {
     c.version = take_version(f);
     c.cuda_major = static_cast<int>(f.number());
     c.cuda_major_source = f.str();
-    c.layout = f.str();
+    c.layout = take_layout(f, layout::cudnn_layout);
     c.bin_dirs = take_paths(f);
     c.lib_dirs = take_paths(f);
     c.include_dir = fsx::from_utf8(f.next());
@@ -145,8 +155,8 @@ std::vector<fs::path> cudnn_key_paths(const fs::path& dir, const std::string& va
             for (auto h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
                 out.push_back(c->include_dir / h);
         }
-        if (c->layout == "system") {
-            for (const auto& s : platform::system_library_dirs()) out.push_back(s);
+        for (auto& s : layout::recognizer(c->layout).outside_dirs()) out.push_back(std::move(s));
+        if (c->layout == layout::CudnnLayout::system) {
             for (auto d : {"/usr/include", "/usr/include/x86_64-linux-gnu", "/var/lib/dpkg/info"}) out.push_back(d);
         }
     }
@@ -206,16 +216,7 @@ std::string path_stamp(const fs::path& p) { return stamp_text(platform::file_sta
 std::string path_stamp(const std::string& utf8) { return stamp_text(platform::file_stamp(utf8)); }
 
 DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.txt") {
-    auto text = fsx::read_file(file_, 16u << 20);
-    if (!text || !text->starts_with(header)) return;  // absent, or another format: an empty cache
-    text_ = std::move(*text);
-    // Only the ids are looked at here; a record is decoded when asked for.
-    records::Reader r(std::string_view(text_).substr(header.size()));
-    std::vector<std::string_view> fields;
-    std::string_view raw;
-    while (r.next(fields, &raw))
-        if (!fields.empty()) entries_[std::string(fields[0])] = raw;
-    if (r.damaged()) entries_.clear();  // a torn file: detect again
+    load_cache_index(file_, header, 16u << 20, text_, entries_);
 }
 
 DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
@@ -331,14 +332,7 @@ void DetectionCache::save() {
     dirty_ = false;
     std::string out(header);
     for (const auto& [id, rec] : entries_) out += rec;
-    // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
-    if (!fsx::is_dir(file_.parent_path().parent_path())) return;
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-    }
+    save_cache_file(file_, out);
 }
 
 }  // namespace cudaenv

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "check/compat.hpp"
+#include "check/driver.hpp"
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
@@ -110,25 +111,6 @@ Records parse_records(const std::string& text) {
 }
 
 namespace {
-
-// "9.8.0" from libcudnn_ops.so.9.8.0; "12.6.77" from libcudart.so.12.6.77;
-// "9" from libcudnn.so.9; Windows: "11.0" from cudart64_110.dll, "8" from cudnn64_8.dll.
-std::string version_from_name(const std::string& name, bool full_only) {
-    static const std::regex so_full(R"(.*\.so\.([0-9]+\.[0-9]+(\.[0-9]+)*)$)");
-    static const std::regex so_major(R"(.*\.so\.([0-9]+)$)");
-    static const std::regex dll(R"(.*64_([0-9]+)\.dll$)", std::regex::icase);
-    std::smatch m;
-    if (std::regex_match(name, m, so_full)) return m[1].str();
-    if (full_only) return "";
-    if (std::regex_match(name, m, so_major)) return m[1].str();
-    if (std::regex_match(name, m, dll)) {
-        auto v = m[1].str();
-        // cudart64_110.dll is 11.0; cudart64_12.dll and cudnn64_8.dll carry the major alone.
-        if (v.size() == 3) return v.substr(0, 2) + "." + v.substr(2);
-        return v;
-    }
-    return "";
-}
 
 std::string why_words(const Load& l, const std::string& exe) {
     if (l.how == "absolute") return "asked for by absolute path";
@@ -259,12 +241,11 @@ Report analyse(const Records& records, const Input& input) {
         auto real = fs::weakly_canonical(p, ec);
         lib.real_path = ec ? l.path : fsx::to_utf8(real);
         lib.origin = classifier.classify(p);
-        lib.version = version_from_name(base_name(lib.real_path), true);
+        lib.version = cudalibs::version_from_file_name(base_name(lib.real_path), true);
         if (lib.version.empty() && lib.origin.version) lib.version = lib.origin.version->str();
-        if (lib.version.empty()) lib.version = version_from_name(lib.name, false);
-        if (lib.origin.kind == origin::Kind::driver && origin::family_of(lib.name) == origin::Family::driver &&
-            str::to_lower_ascii(lib.name).starts_with("libcuda.so")) {
-            auto v = version_from_name(base_name(lib.real_path), true);
+        if (lib.version.empty()) lib.version = cudalibs::version_from_file_name(lib.name, false);
+        if (lib.origin.kind == origin::Kind::driver && cudalibs::is_linux_lib(lib.name, cudalibs::linux_driver)) {
+            auto v = cudalibs::version_from_file_name(base_name(lib.real_path), true);
             if (!v.empty()) rep.driver_version = v;
         }
         const Process* proc = nullptr;
@@ -397,12 +378,6 @@ nlohmann::json to_json(const Report& rep, int exit_code, const std::string& sign
 }  // namespace cudaenv::trace
 
 namespace cudaenv::trace {
-std::string system_driver_version() {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04 ..."
-    auto text = fsx::read_file("/proc/driver/nvidia/version", 1 << 16);
-    if (!text) return "";
-    static const std::regex re(R"(Kernel Module\s+([0-9]+\.[0-9]+(\.[0-9]+)?))");
-    std::smatch m;
-    return std::regex_search(*text, m, re) ? m[1].str() : "";
-}
+// The kernel module's version, as check reads it (/proc, then /sys).
+std::string system_driver_version() { return check::kernel_driver_version().value_or(""); }
 }  // namespace cudaenv::trace

@@ -114,7 +114,7 @@ TEST_CASE("detect_toolkit") {
         REQUIRE(tk.has_value());
         CHECK(tk->version == V("12.6.3"));
         CHECK(tk->version_source == "version.json");
-        CHECK(tk->layout == "standard");
+        CHECK(layout::name(tk->layout) == "standard");
         CHECK_FALSE(tk->windows);
         CHECK(tk->root == N(root));
         CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
@@ -155,7 +155,7 @@ TEST_CASE("detect_toolkit") {
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
         CHECK(tk->version == V("11.8.89"));
-        CHECK(tk->layout == "runtime-only");
+        CHECK(layout::name(tk->layout) == "runtime-only");
         CHECK(tk->lib_dirs == std::vector<fs::path>{N(root)});
         CHECK(tk->bin_dirs.empty());
     }
@@ -212,7 +212,7 @@ TEST_CASE("detect_toolkit") {
         write(site / "nvidia_cuda_runtime_cu12-12.6.77.dist-info" / "METADATA", "Name: nvidia-cuda-runtime-cu12\n");
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
-        CHECK(tk->layout == "pip");
+        CHECK(layout::name(tk->layout) == "pip");
         CHECK(tk->version == V("12.6.77"));
         CHECK(tk->version_source == "pip metadata");
         CHECK(tk->lib_dirs == std::vector<fs::path>{N(root / "lib")});
@@ -223,7 +223,7 @@ TEST_CASE("detect_toolkit") {
         write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12040\n");
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
-        CHECK(tk->layout == "debian");
+        CHECK(layout::name(tk->layout) == "debian");
         CHECK(tk->version == V("12.4"));
         CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
     }
@@ -269,7 +269,7 @@ TEST_CASE("detect_cudnns") {
         CHECK(c.version == V("8.9.7"));
         CHECK(c.cuda_major == 11);
         CHECK(c.cuda_major_source == "folder name");
-        CHECK(c.layout == "archive");
+        CHECK(layout::name(c.layout) == "archive");
         CHECK_FALSE(c.windows);
         CHECK(c.variant.empty());
         CHECK(c.root == N(root));
@@ -308,7 +308,7 @@ TEST_CASE("detect_cudnns") {
         auto all = detect_cudnns(root);
         REQUIRE(all.size() == 1);
         CHECK(all[0].version == V("9.1.0"));
-        CHECK(all[0].layout == "flat");
+        CHECK(layout::name(all[0].layout) == "flat");
         CHECK(all[0].lib_dirs == std::vector<fs::path>{N(root)});
     }
     SUBCASE("windows zip layout (bin, lib/x64)") {
@@ -353,7 +353,7 @@ TEST_CASE("detect_cudnns") {
         CHECK(all[1].variant == "12.6");
         CHECK(all[1].cuda_major == 12);
         for (const auto& c : all) {
-            CHECK(c.layout == "installer");
+            CHECK(layout::name(c.layout) == "installer");
             CHECK(c.version == V("9.1.0"));
             CHECK(c.windows);
             CHECK(c.root == N(root));
@@ -402,7 +402,7 @@ TEST_CASE("detect_cudnns") {
         write(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info" / "METADATA");
         auto all = detect_cudnns(root);
         REQUIRE(all.size() == 1);
-        CHECK(all[0].layout == "pip");
+        CHECK(layout::name(all[0].layout) == "pip");
         CHECK(all[0].version == V("9.1.0.70"));
         CHECK(all[0].cuda_major == 12);
         CHECK(all[0].cuda_major_source == "pip metadata");
