@@ -5,11 +5,12 @@
 // `cudaenv check` runs it as `cudaenv-probe __probe ...`; the machine's GPUs
 // are asked as `cudaenv-probe __gpus` (gpu/machine, kept per boot).
 #include "app.hpp"
-#include "commands/context.hpp"
 #include "platform/exit.hpp"
 
 int main(int argc, char** argv) {
-    static constexpr cudaenv::CommandRegistration probe[] = {{"__probe", cudaenv::register_probe},
-                                                             {"__gpus", cudaenv::register_probe_gpus}};
+    using cudaenv::CommandArg;
+    static constexpr cudaenv::CommandRow probe[] = {
+        {"__probe", "", cudaenv::register_probe, CommandArg::none, CommandArg::none, false, false, true},
+        {"__gpus", "", cudaenv::register_probe_gpus, CommandArg::none, CommandArg::none, false, false, true}};
     cudaenv::platform::exit_process(cudaenv::run_app(argc, argv, probe));
 }

@@ -20,6 +20,7 @@ ProbedMachine decode_probed(const std::string& text) {
     records::Reader r(text);
     std::vector<std::string_view> fields;
     while (r.next(fields)) {
+        if (!r.intact()) continue;  // a damaged line: skipped
         try {
             records::Fields f(fields);
             auto kind = f.next();

@@ -10,6 +10,7 @@
 #include "check/probe.hpp"
 #include "check/report.hpp"
 #include "check/runner.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
@@ -124,9 +125,8 @@ void run_check(Context& ctx, const CheckArgs& a) {
 
 }  // namespace
 
-void register_check(CLI::App& app, Context& ctx) {
+void register_check(CLI::App* cmd, Context& ctx) {
     auto a = std::make_shared<CheckArgs>();
-    auto* cmd = app.add_subcommand("check", "Prove pairs work: load every library, versions, a timed convolution");
     cmd->add_option("spec", a->specs, "Pairs to check (default: the active one)");
     cmd->add_flag("--all", a->all, "Check every installed pair");
     cmd->add_flag("--json", a->json, "Print JSON");

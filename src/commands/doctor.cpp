@@ -5,6 +5,7 @@
 #include "check/doctor.hpp"
 #include "check/doctor_gpu.hpp"
 #include "check/pwsh_policy.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
@@ -59,8 +60,7 @@ void run_doctor_cmd(Context& ctx, bool json, const gpu::Overrides& overrides) {
 
 }  // namespace
 
-void register_doctor(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("doctor", "Diagnose this machine's CUDA set-up: PATH, shadowing cuDNNs, driver, frameworks");
+void register_doctor(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     auto overrides = std::make_shared<gpu::Overrides>();
     cmd->add_flag("--json", *json, "Print JSON");

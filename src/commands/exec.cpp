@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
@@ -24,8 +25,7 @@ void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> co
 
 }  // namespace
 
-void register_exec(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("exec", "Run one command inside a pair's environment");
+void register_exec(CLI::App* cmd, Context& ctx) {
     // The spec and the command are taken as they come, and never handed back
     // to the top-level parser (which would reject them): a declared positional
     // for the spec would make CLI11 pass everything after `--` up.

@@ -8,10 +8,10 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
-#include "shell/commands.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -44,9 +44,7 @@ void run_hook_env(Context& ctx) {
 
 }  // namespace
 
-void register_hook_env(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("hook-env", "Code for the auto-switch hook of `cudaenv init` (internal)");
-    if (command_hidden("hook-env")) cmd->group("");
+void register_hook_env(CLI::App* cmd, Context& ctx) {
     cmd->callback([&ctx] { run_hook_env(ctx); });
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
@@ -51,8 +52,7 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
 
 }  // namespace
 
-void register_inspect(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("inspect", "The GPU code each library carries and whether it runs on this machine's GPUs");
+void register_inspect(CLI::App* cmd, Context& ctx) {
     auto a = std::make_shared<InspectArgs>();
     cmd->add_option("what", a->what, "A spec (12.6, 11.8+8.9.7), a library file or a folder; default: the active pair");
     cmd->add_flag("--json", a->json, "Print JSON");

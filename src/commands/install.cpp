@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/download_options.hpp"
 #include "commands/for_framework.hpp"
@@ -118,9 +119,7 @@ void run_install(Context& ctx, const InstallArgs& args) {
 
 }  // namespace
 
-void register_install(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror");
+void register_install(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<InstallArgs>();
     cmd->add_option("what", args->targets,
                     "A spec (11.8, 12.6+9.8.0) to fetch from the mirror, or archive files "

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "install/sync_plan.hpp"
 #include "platform/install_dirs.hpp"
@@ -49,34 +50,20 @@ void run_sync(Context& ctx, const std::vector<std::string>& rest) {
     run_forward(ctx, "sync", rest);
 }
 
-void add_forward(CLI::App& app, Context& ctx, const std::string& name, const std::string& description) {
-    auto* cmd = app.add_subcommand(name, description);
+}  // namespace
+
+// One function for the four rows (install, lock, sync, mirror): the
+// subcommand's own name says which command cudaenv-install runs.
+void register_install_forward(CLI::App* cmd, Context& ctx) {
     // Every argument, --help included, belongs to cudaenv-install.
     cmd->prefix_command();
     cmd->fallthrough(false);
     cmd->set_help_flag();
-    cmd->callback([&ctx, cmd, name] {
+    cmd->callback([&ctx, cmd] {
+        const auto& name = cmd->get_name();
         if (name == "sync") run_sync(ctx, cmd->remaining());
         else run_forward(ctx, name, cmd->remaining());
     });
-}
-
-}  // namespace
-
-void register_install_forward(CLI::App& app, Context& ctx) {
-    add_forward(app, ctx, "install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror");
-}
-
-void register_lock_forward(CLI::App& app, Context& ctx) {
-    add_forward(app, ctx, "lock", "Write cudaenv.lock beside .cudaenv: the exact pair, components and archives (size, sha256)");
-}
-
-void register_sync_forward(CLI::App& app, Context& ctx) {
-    add_forward(app, ctx, "sync", "Make the store hold exactly the pair of cudaenv.lock and the project use it");
-}
-
-void register_mirror_forward(CLI::App& app, Context& ctx) {
-    add_forward(app, ctx, "mirror", "Make (create) or check (verify) an offline mirror in NVIDIA's layout");
 }
 
 }  // namespace cudaenv

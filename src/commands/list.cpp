@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
@@ -51,7 +52,11 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh, const gpu::Overr
         return active_pair && active_pair->toolkit.path == p.toolkit.path && cudnn_path(*active_pair) == cudnn_path(p);
     };
     // The result on this node (a shared store spans nodes with other GPUs and drivers).
-    auto last_check = [&](const Pair& p) { return node_last_check(store, fsx::to_utf8(p.toolkit.path), cudnn_path(p)); };
+    const auto checks = node_last_checks(store);
+    auto last_check = [&](const Pair& p) -> std::optional<std::string> {
+        auto it = checks.find({fsx::to_utf8(p.toolkit.path), cudnn_path(p)});
+        return it == checks.end() ? std::nullopt : std::optional(it->second);
+    };
 
     if (bare) {
         for (const auto& s : specs) std::cout << s << "\n";
@@ -125,8 +130,7 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh, const gpu::Overr
 
 }  // namespace
 
-void register_list(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("list", "List installed pairs; * marks the active one");
+void register_list(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     auto bare = std::make_shared<bool>(false);
     auto refresh = std::make_shared<bool>(false);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "core/lockfile.hpp"
 #include "core/resolve.hpp"
@@ -55,9 +56,7 @@ void run_lock(Context& ctx, const LockArgs& args) {
 
 }  // namespace
 
-void register_lock(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "lock", "Write cudaenv.lock beside .cudaenv: the exact pair, components and archives (size, sha256)");
+void register_lock(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<LockArgs>();
     cmd->add_option("--platform", args->platforms,
                     "Platforms to lock archives for, comma-separated (default: this machine's; e.g. "

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/download_options.hpp"
 #include "install/fetch.hpp"
@@ -41,8 +42,7 @@ void run_create(Context& ctx, const MirrorArgs& args) {
 
 }  // namespace
 
-void register_mirror(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("mirror", "Make or check an offline mirror in NVIDIA's layout");
+void register_mirror(CLI::App* cmd, Context& ctx) {
     cmd->require_subcommand(1);
     auto args = std::make_shared<MirrorArgs>();
     auto* create = cmd->add_subcommand(

@@ -5,13 +5,12 @@
 #include <iostream>
 
 #include "check/probe_gpus.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 
 namespace cudaenv {
 
-void register_probe_gpus(CLI::App& app, Context&) {
-    auto* cmd = app.add_subcommand("__gpus", "");
-    cmd->group("");
+void register_probe_gpus(CLI::App* cmd, Context&) {
     cmd->callback([] { std::cout << check::encode(check::probe_machine()); });
 }
 

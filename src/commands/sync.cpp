@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/download_options.hpp"
 #include "commands/update_shims.hpp"
@@ -39,9 +40,7 @@ void run_sync(Context& ctx, const SyncArgs& args) {
 
 }  // namespace
 
-void register_sync(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "sync", "Make the store hold exactly the pair of cudaenv.lock (locking first when needed) and the project use it");
+void register_sync(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<SyncArgs>();
     cmd->add_flag("--locked", args->locked, "Fail when cudaenv.lock does not match .cudaenv (do not lock again)");
     cmd->add_flag("--frozen", args->frozen, "Install cudaenv.lock as it is, without reading .cudaenv");

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "gpu/code_cache.hpp"
 #include "gpu/machine.hpp"
@@ -131,8 +132,7 @@ void run_trace(Context& ctx, const TraceArgs& a) {
 
 }  // namespace
 
-void register_trace(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("trace", "Run a command and report which CUDA/cuDNN libraries it really loads");
+void register_trace(CLI::App* cmd, Context& ctx) {
     // Everything is parsed here: the command's own options must never reach CLI11.
     cmd->prefix_command();
     cmd->fallthrough(false);

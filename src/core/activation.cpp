@@ -359,7 +359,9 @@ std::string Activation::json() const {
         if (c.value) set[c.name] = *c.value;
         else unset.push_back(c.name);
     }
-    return nlohmann::json{{"set", set}, {"unset", unset}}.dump(2);
+    // JSON holds only UTF-8: a byte that is not (a variable of the caller's
+    // environment may hold one) is written as U+FFFD rather than failing.
+    return nlohmann::json{{"set", set}, {"unset", unset}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 namespace {

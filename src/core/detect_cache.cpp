@@ -1,6 +1,7 @@
 #include "core/detect_cache.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 #include "core/store.hpp"
@@ -19,7 +20,7 @@ namespace {
 // Then one record (util/records.hpp) per folder:
 //   id, key count, (path, stamp) per key, then the detection result:
 //   "null", or "toolkit" / "cudnn" and its fields (encode/decode below).
-constexpr std::string_view header = "cudaenv detection cache 2\n";
+constexpr std::string_view header = "cudaenv detection cache 3\n";
 
 void put_paths(std::vector<std::string>& out, const std::vector<fs::path>& ps) {
     out.push_back(std::to_string(ps.size()));
@@ -189,9 +190,23 @@ void drop_implied(Stamps& key) {
 
 namespace {
 
+// mtime:ctime:identity[:size], in hex: a file put back with its old mtime
+// and size (`cp -p`, `rsync -a`, `tar x`) still has a new ctime and inode.
+// Written into one buffer: a kept activation stats and compares ~30 of these
+// per call (docs/performance.md).
 std::string stamp_text(const std::optional<platform::FileStamp>& st) {
     if (!st) return "-";
-    return st->dir ? std::to_string(st->mtime_ns) : std::to_string(st->mtime_ns) + ":" + std::to_string(st->size);
+    char buf[4 * 17];
+    char* p = buf;
+    auto put = [&](unsigned long long v, bool first) {
+        if (!first) *p++ = ':';
+        p = std::to_chars(p, buf + sizeof buf, v, 16).ptr;
+    };
+    put(static_cast<unsigned long long>(st->mtime_ns), true);
+    put(static_cast<unsigned long long>(st->ctime_ns), false);
+    put(st->id, false);
+    if (!st->dir) put(st->size, false);
+    return std::string(buf, p);
 }
 
 }  // namespace
@@ -239,7 +254,7 @@ void DetectionCache::put(const std::string& id, const Stamps& key, const std::ve
         records::put(rec, st);
     }
     for (const auto& d : data) records::put(rec, d);
-    records::end(rec);
+    records::end(rec, 0);
     owned_.push_back(std::move(rec));
     entries_[id] = owned_.back();
     dirty_ = true;

@@ -15,7 +15,7 @@ namespace {
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
 //       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
-constexpr std::string_view header = "cudaenv gpu code cache 1\n";
+constexpr std::string_view header = "cudaenv gpu code cache 2\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));
@@ -43,7 +43,7 @@ std::string record_of(const std::string& id, const std::vector<std::string>& fie
     std::string rec;
     records::put(rec, id);
     for (const auto& f : fields) records::put(rec, f);
-    records::end(rec);
+    records::end(rec, 0);
     return rec;
 }
 

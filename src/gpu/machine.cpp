@@ -20,7 +20,7 @@ namespace cudaenv::gpu {
 
 namespace {
 
-constexpr std::string_view header = "cudaenv machine cache 1\n";
+constexpr std::string_view header = "cudaenv machine cache 2\n";
 
 std::filesystem::path cache_file(const std::filesystem::path& root) { return root / "cache" / "machine.txt"; }
 
@@ -116,6 +116,7 @@ bool decode_machine(const std::string& text, const std::string& boot, Machine& o
     bool ok = false;
     try {
         while (r.next(fields)) {
+            if (!r.intact()) return false;  // changed in place: ask the driver again
             records::Fields f(fields);
             auto kind = f.next();
             if (kind == "machine") {

@@ -183,6 +183,45 @@ std::string advice_for(const Library& lib, const Process* proc, const origin::Pa
 
 std::optional<Version> parse_version(const std::string& s) { return Version::parse(s); }
 
+// When a framework loads libraries of its own wheel by absolute path (as
+// torch preloads its nvidia-* wheels), no pair can change what it runs on:
+// the verdict says so first, in one line; the libraries' details follow.
+std::string bundled_line(const std::vector<Library>& libs, const std::vector<Process>& procs,
+                         const origin::PairDirs& pair) {
+    std::string who, cudnn_version;
+    bool runtime = false, toolkit = false, cudnn = false, pairs_runtime = false, pairs_cudnn = false;
+    for (const auto& l : libs) {
+        auto fam = origin::family_of(l.name);
+        if (l.origin.kind == origin::Kind::pair) {
+            pairs_runtime = pairs_runtime || fam == origin::Family::toolkit;
+            pairs_cudnn = pairs_cudnn || fam == origin::Family::cudnn;
+        }
+        if (l.origin.kind != origin::Kind::pip_wheel || l.load.how != "absolute") continue;
+        if (who.empty()) {
+            std::string exe;
+            for (const auto& p : procs)
+                if (p.pid == l.load.pid) exe = p.exe;
+            bool torch = l.load.requester.find("/torch/") != std::string::npos || l.origin.package == "torch";
+            who = torch ? "torch" : base_name(l.load.requester.empty() ? exe : l.load.requester);
+        }
+        if (fam == origin::Family::cudnn) {
+            cudnn = true;
+            if (cudnn_version.empty()) cudnn_version = l.version;
+        }
+        if (fam == origin::Family::toolkit) (l.name.find("cudart") != std::string::npos ? runtime : toolkit) = true;
+    }
+    if (who.empty()) return {};
+    std::vector<std::string> what, unused;
+    if (runtime) what.emplace_back("CUDA runtime");
+    if (toolkit) what.emplace_back("CUDA libraries");
+    if (cudnn) what.push_back("cuDNN" + (cudnn_version.empty() ? std::string() : " " + cudnn_version));
+    if ((runtime || toolkit) && !pairs_runtime) unused.emplace_back("CUDA libraries");
+    if (cudnn && !pairs_cudnn && !pair.cudnn_dirs.empty()) unused.emplace_back("cuDNN");
+    auto line = who + " loads its wheel's " + str::join(what, " and ") + " by absolute path";
+    if (unused.empty()) return line + ", beside this pair's";  // both: the mixed-release warning follows
+    return line + "; this pair's " + str::join(unused, " and ") + (unused.size() > 1 ? " are" : " is") + " not used";
+}
+
 }  // namespace
 
 Report analyse(const Records& records, const Input& input) {
@@ -277,6 +316,8 @@ Report analyse(const Records& records, const Input& input) {
         rep.verdict = std::to_string(rep.problems.size()) + " of " + std::to_string(rep.libraries.size()) +
                       " CUDA libraries did not come from " + rep.spec;
     if (rep.problems.empty() && !rep.warnings.empty() && input.pair) rep.verdict += ", but see the warnings";
+    if (input.pair)
+        if (auto line = bundled_line(rep.libraries, rep.processes, *input.pair); !line.empty()) rep.verdict = line;
     return rep;
 }
 

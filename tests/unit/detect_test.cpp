@@ -9,6 +9,7 @@
 #include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
+#include "util/records.hpp"
 #include "test_support.hpp"
 
 using namespace cudaenv;
@@ -504,17 +505,17 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         auto id = "toolkit\n" + fsx::to_utf8(fsx::absolute_normal(tk));
         auto rec = [](std::initializer_list<std::string> fields) {
             std::string out;
-            for (const auto& f : fields) out += std::to_string(f.size()) + ":" + f;
-            return out + "\n";
+            records::put_record(out, std::vector<std::string_view>(fields.begin(), fields.end()));
+            return out;
         };
         for (std::string text : {
                  std::string("cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n"),  // the older format
-                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x"}),           // too few fields
-                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x", "not.a.version!", "s", "l", "0",
+                 "cudaenv detection cache 3\n" + rec({id, "0", "toolkit", "/x"}),           // too few fields
+                 "cudaenv detection cache 3\n" + rec({id, "0", "toolkit", "/x", "not.a.version!", "s", "l", "0",
                                                       "0", "0", ""}),
-                 "cudaenv detection cache 2\n" + rec({id, "7", "toolkit"}),  // more keys than fields
-                 "cudaenv detection cache 2\n" + rec({id, "0", "null"}).substr(0, 20),  // cut short
-                 "cudaenv detection cache 2\n99999:" + id + "\n",
+                 "cudaenv detection cache 3\n" + rec({id, "7", "toolkit"}),  // more keys than fields
+                 "cudaenv detection cache 3\n" + rec({id, "0", "null"}).substr(0, 20),  // cut short
+                 "cudaenv detection cache 3\n99999:" + id + "\n",
              }) {
             CAPTURE(text);
             write(store / "cache" / "detected.txt", text);
