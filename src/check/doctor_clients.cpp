@@ -8,6 +8,7 @@
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::check {
 
@@ -157,7 +158,7 @@ std::vector<Finding> client_findings(const DoctorInput& in) {
         if (pos != std::string::npos) {
             auto line = r.out.substr(pos + 16);
             line = line.substr(0, line.find('\n'));
-            auto j = nlohmann::json::parse(line, nullptr, false);
+            auto j = parse_json(line);
             if (j.is_object())
                 for (const auto& [dist, v] : j.items())
                     if (v.is_string()) out.push_back(framework_finding(dist, v.get<std::string>(), in));
