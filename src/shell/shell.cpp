@@ -25,10 +25,11 @@ std::unique_ptr<Shell> make_shell(std::string_view name) {
     throw UsageError("unknown shell '" + shown + "'", "choose one of: " + str::join(shell_names(), ", "));
 }
 
-std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
+std::string render(const Shell& shell, const EnvDiff& diff) {
     std::string out;
-    for (const auto& c : changes) {
-        out += c.value ? shell.set_var(c.name, *c.value) : shell.unset_var(c.name);
+    for (const auto& e : diff.edits) {
+        if (!e.changed) continue;
+        out += e.value ? shell.set_var(e.name, *e.value) : shell.unset_var(e.name);
         out += '\n';
     }
     return out;

@@ -95,6 +95,13 @@ class Pairs:
     def cleanup(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
+    def finish(self):
+        """Removes the temp folder, or keeps it and says where with CUDAENV_TEST_KEEP=1."""
+        if os.environ.get("CUDAENV_TEST_KEEP"):
+            print("kept", self.tmp)
+        else:
+            self.cleanup()
+
 
 class Checks:
     """Counts assertions and reports each failure, so a run shows all of them."""

@@ -87,6 +87,7 @@ struct Fixture {
         Store s(root);
         return plan_activation(s, *Spec::parse(spec), reader(), as.value_or(style));
     }
+    void apply(const EnvDiff& diff) { apply(diff.changes()); }
     void apply(const std::vector<EnvChange>& changes) {
         for (const auto& c : changes) {
             if (c.value) vars[c.name] = *c.value;
@@ -100,7 +101,7 @@ struct Fixture {
 void check_same(const Activation& kept, const Activation& planned) {
     CHECK(kept.spec == planned.spec);
     CHECK(kept.full_spec == planned.full_spec);
-    CHECK(kept.changes == planned.changes);
+    CHECK(kept.diff == planned.diff);
     CHECK(kept.notes == planned.notes);
     CHECK(kept.choice == planned.choice);
     REQUIRE(kept.pair.has_value() == planned.pair.has_value());
@@ -148,7 +149,7 @@ TEST_CASE("activation cache: asked again, the same answer without planning") {
         CHECK(f.plan("12.6+9.8").kept);  // each spec its own record
     }
     SUBCASE("after `use`: the next plan reads the state `use` left, and is kept for that environment") {
-        f.apply(first.changes);
+        f.apply(first.diff);
         auto second = f.plan("12.6+9.8");
         CHECK_FALSE(second.kept);
         CHECK(f.plan("12.6+9.8").kept);
@@ -252,6 +253,27 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         auto at = text.find("4:pair");
         REQUIRE(at != std::string::npos);
         text[at + 5] = 'R';  // the same length, another word
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+    }
+    SUBCASE("a record of the format before the EnvDiff (cache 1): nothing kept, planned again") {
+        auto text = good;
+        auto at = text.find("cudaenv activation cache 2");
+        REQUIRE(at != std::string::npos);
+        text[at + 25] = '1';
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+        CHECK(f.plan("12.6+9.8").kept);  // written anew in the new format
+    }
+    SUBCASE("an edit's operation out of range: planned again") {
+        auto text = good;
+        auto at = text.rfind("15:CUDAENV_VERSION1:0");
+        REQUIRE(at != std::string::npos);
+        text[at + 20] = '9';
         write(f.file(), text);
         auto a = f.plan("12.6+9.8");
         CHECK_FALSE(a.kept);
