@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "platform/audit_abi.h"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/error.hpp"
@@ -23,6 +24,17 @@ namespace {
 const char* signal_text(int sig) {
     const char* abbrev = sigabbrev_np(sig);
     return abbrev ? abbrev : nullptr;
+}
+
+// SIGTERM and SIGHUP while the command runs go to the command (as a shell's
+// foreground job gets them), so it is never left running without us; we
+// report how it ended and remove the records on the way out.
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_pending = 0;
+
+void forward_signal(int sig) {
+    if (g_child > 0) ::kill(static_cast<pid_t>(g_child), sig);
+    else g_pending = sig;
 }
 
 // The private folder that holds the record file; removed on every way out.
@@ -72,6 +84,9 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     RecordDir rec;
     const char* tmp = std::getenv("TMPDIR");
     std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/cudaenv-trace.XXXXXX";
+    // The audit library takes a record path up to CUDAENV_AUDIT_PATH_MAX: a
+    // longer TMPDIR would leave it silently recording nothing.
+    if (templ.size() + sizeof "/records" > CUDAENV_AUDIT_PATH_MAX) templ = "/tmp/cudaenv-trace.XXXXXX";
     if (!::mkdtemp(templ.data())) throw Error("cannot create a folder in " + templ + ": " + std::strerror(errno));
     rec.dir = templ;
     rec.file = rec.dir + "/records";
@@ -88,12 +103,12 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     std::string user_audit;
     std::erase_if(env, [&](const auto& kv) {
         if (kv.first == "LD_AUDIT") user_audit = kv.second;
-        return kv.first == "LD_AUDIT" || kv.first == "CUDAENV_TRACE_FD";
+        return kv.first == "LD_AUDIT" || kv.first == CUDAENV_AUDIT_ENV;
     });
     // The user's own audit libraries keep running: LD_AUDIT is a list, and
     // the loader calls each library in order.
     env.emplace_back("LD_AUDIT", user_audit.empty() ? audit_s : audit_s + ":" + user_audit);
-    env.emplace_back("CUDAENV_TRACE_FD", std::to_string(rec.fd) + ":" + std::to_string(st.st_dev) + ":" +
+    env.emplace_back(CUDAENV_AUDIT_ENV, std::to_string(rec.fd) + ":" + std::to_string(st.st_dev) + ":" +
                                              std::to_string(st.st_ino) + ":" + rec.file);
 
     std::vector<std::string> kv;
@@ -108,21 +123,30 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     if (::pipe2(exec_pipe, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
     // Like a shell running a foreground job: Ctrl-C and Ctrl-\ go to the
     // command, and cudaenv stays to report what it loaded.
-    struct sigaction ign {}, old_int {}, old_quit {};
+    struct sigaction ign {}, fwd {}, old_int {}, old_quit {}, old_term {}, old_hup {};
     ign.sa_handler = SIG_IGN;
+    fwd.sa_handler = forward_signal;
+    g_child = 0;
+    g_pending = 0;
     ::sigaction(SIGINT, &ign, &old_int);
     ::sigaction(SIGQUIT, &ign, &old_quit);
+    ::sigaction(SIGTERM, &fwd, &old_term);
+    ::sigaction(SIGHUP, &fwd, &old_hup);
+    auto restore_signals = [&] {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGQUIT, &old_quit, nullptr);
+        ::sigaction(SIGTERM, &old_term, nullptr);
+        ::sigaction(SIGHUP, &old_hup, nullptr);
+    };
     std::cout.flush();
     std::cerr.flush();
     pid_t pid = ::fork();
     if (pid < 0) {
-        ::sigaction(SIGINT, &old_int, nullptr);
-        ::sigaction(SIGQUIT, &old_quit, nullptr);
+        restore_signals();
         throw Error(std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
-        ::sigaction(SIGINT, &old_int, nullptr);
-        ::sigaction(SIGQUIT, &old_quit, nullptr);
+        restore_signals();
         // The record fd is inherited by the command and everything it execs.
         ::fcntl(rec.fd, F_SETFD, 0);
         ::execve(program->c_str(), cargv.data(), cenv.data());
@@ -130,6 +154,8 @@ TraceRun trace_command(const std::vector<std::string>& argv,
         [[maybe_unused]] auto n = ::write(exec_pipe[1], &e, sizeof e);
         ::_exit(127);
     }
+    g_child = pid;
+    if (g_pending) ::kill(pid, g_pending);  // it came before the command existed
     ::close(exec_pipe[1]);
     int exec_errno = 0;
     ssize_t got;
@@ -139,8 +165,8 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGQUIT, &old_quit, nullptr);
+    g_child = 0;
+    restore_signals();
     if (got == sizeof exec_errno)
         throw Error("cannot run '" + *program + "': " + std::strerror(exec_errno), "",
                     exec_errno == ENOENT ? 127 : 126);
