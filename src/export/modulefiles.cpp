@@ -162,39 +162,21 @@ std::optional<std::string> loaded_cudaenv_module(const EnvReader& env) {
     return std::nullopt;
 }
 
-std::string lua_quote(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '"': out += "\\\""; break;
-        case '\n': out += "\\n"; break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\%03u", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out + "\"";
-}
+namespace {
 
-std::string tcl_quote(const std::string& s) {
-    // Inside "...", Tcl substitutes $, [ and \; a backslash before any of
-    // them (and before the braces and quotes) makes it literal.
+// A "..." literal: a backslash before each of `special`, \n for a line
+// break, other control characters as `control` (a printf format of the byte).
+std::string backslash_quote(const std::string& s, std::string_view special, const char* control) {
     std::string out = "\"";
     for (unsigned char c : s) {
-        if (c == '\\' || c == '"' || c == '$' || c == '[' || c == ']' || c == '{' || c == '}' || c == ';') {
+        if (special.find(static_cast<char>(c)) != std::string_view::npos) {
             out += '\\';
             out += static_cast<char>(c);
         } else if (c == '\n') {
             out += "\\n";
         } else if (c < 0x20 || c == 0x7f) {
             char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            std::snprintf(buf, sizeof buf, control, static_cast<unsigned>(c));
             out += buf;
         } else {
             out += static_cast<char>(c);
@@ -202,5 +184,13 @@ std::string tcl_quote(const std::string& s) {
     }
     return out + "\"";
 }
+
+}  // namespace
+
+std::string lua_quote(const std::string& s) { return backslash_quote(s, "\\\"", "\\%03u"); }
+
+// Inside "...", Tcl substitutes $, [ and \; a backslash before any of them
+// (and before the braces and quotes) makes it literal.
+std::string tcl_quote(const std::string& s) { return backslash_quote(s, "\\\"$[]{};", "\\x%02x"); }
 
 }  // namespace cudaenv::exporting

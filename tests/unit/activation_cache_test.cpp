@@ -258,27 +258,22 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         CHECK_FALSE(a.kept);
         check_same(a, first);
     }
-    SUBCASE("a record of the format before the EnvDiff (cache 1): nothing kept, planned again") {
+    // The kept file with one byte at `what` + `offset` changed to `to`: planned again.
+    auto planned_again_with = [&](const std::string& what, size_t offset, char to) {
         auto text = good;
-        auto at = text.find("cudaenv activation cache 2");
+        auto at = text.rfind(what);
         REQUIRE(at != std::string::npos);
-        text[at + 25] = '1';
+        text[at + offset] = to;
         write(f.file(), text);
         auto a = f.plan("12.6+9.8");
         CHECK_FALSE(a.kept);
         check_same(a, first);
+    };
+    SUBCASE("a record of the format before the EnvDiff (cache 1): nothing kept, planned again") {
+        planned_again_with("cudaenv activation cache 2", 25, '1');
         CHECK(f.plan("12.6+9.8").kept);  // written anew in the new format
     }
-    SUBCASE("an edit's operation out of range: planned again") {
-        auto text = good;
-        auto at = text.rfind("15:CUDAENV_VERSION1:0");
-        REQUIRE(at != std::string::npos);
-        text[at + 20] = '9';
-        write(f.file(), text);
-        auto a = f.plan("12.6+9.8");
-        CHECK_FALSE(a.kept);
-        check_same(a, first);
-    }
+    SUBCASE("an edit's operation out of range: planned again") { planned_again_with("15:CUDAENV_VERSION1:0", 20, '9'); }
     SUBCASE("a variable name that is shell code is never handed to a shell") {
         auto text = good;
         auto at = text.rfind("15:CUDAENV_VERSION");
