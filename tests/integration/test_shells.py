@@ -267,6 +267,12 @@ class ShellTests(unittest.TestCase):
         before = self.switch_and_back("/opt/my libs:/usr/lib/extra:/opt/my libs")
         self.assertEqual(before["env"]["LD_LIBRARY_PATH"], "/opt/my libs:/usr/lib/extra:/opt/my libs")
 
+    def test_use_switch_deactivate_ld_empty(self):
+        # An empty LD_LIBRARY_PATH must not become "<lib64>:<cudnn>:" (an empty entry is
+        # the current folder to the loader, issue 29.2); assert_pair checks there is none.
+        before = self.switch_and_back("")
+        self.assertEqual(before["env"].get("LD_LIBRARY_PATH", ""), "")
+
     def test_use_restores_variables_set_before(self):
         d = self.d
         body = d.setvar("CUDA_PATH", "/old cuda $x") + d.unsetvar("LD_LIBRARY_PATH") + d.snap("before")
