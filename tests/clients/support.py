@@ -28,6 +28,12 @@ exit 1
 """
 
 
+def empty_entry(value):
+    """A search-path list with an empty entry (the current folder to the loader and
+    the shells, issue 29.2): empty, or a leading, trailing or doubled ':'."""
+    return value == "" or value.startswith(":") or value.endswith(":") or "::" in value
+
+
 def make_toolkit(root, full):
     """bin/nvcc, version.json, include/cuda_runtime.h (+ _api.h), lib64/libcudart.so*."""
     major, minor, patch = full.split(".")

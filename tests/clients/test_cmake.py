@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import WEIRD_A, Checks, Pairs, make_toolkit  # noqa: E402
+from support import WEIRD_A, Checks, Pairs, empty_entry, make_toolkit  # noqa: E402
 
 PROJECT = """cmake_minimum_required(VERSION 3.18)
 project(probe LANGUAGES NONE)
@@ -49,10 +49,6 @@ def env_of(text):
             k, v = line.split("=", 1)
             out[k] = v
     return out
-
-
-def empty_entry(value):
-    return value == "" or value.startswith(":") or value.endswith(":") or "::" in value
 
 
 def build_and_test_presets(c, p, cmake):

@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients"))
-from support import Checks, Pairs  # noqa: E402
+from support import Checks, Pairs, empty_entry  # noqa: E402
 from test_modules import engine_args, module_setup, shell_quote  # noqa: E402
 
 A = "cuda/11.8.89-cudnn8.9.7"
@@ -34,10 +34,6 @@ PRIOR = {
     "CUDAToolkit_ROOT": "/usr/local/cuda",
 }
 WATCHED = sorted(PRIOR) + ["PATH", "LD_LIBRARY_PATH", "CUDAENV_VERSION"]
-
-
-def empty_entry(value):
-    return value == "" or value.startswith(":") or value.endswith(":") or "::" in value
 
 
 def main():
