@@ -119,6 +119,30 @@ Drawn read_json(const std::string& text) {
     return d;
 }
 
+// The entries a shell's line for `name` gives the list (values here need no
+// escapes: the quotes are stripped, fish's elements read one by one); nullopt
+// when the shell draws no line for it.
+std::optional<std::vector<std::string>> shell_list(const std::string& shell, const std::string& text,
+                                                   const std::string& name, PathStyle style) {
+    const std::map<std::string, std::string> forms = {{"bash", "^export NAME='(.*)'$"},
+                                                      {"zsh", "^export NAME='(.*)'$"},
+                                                      {"pwsh", "^\\$env:NAME = '(.*)'$"},
+                                                      {"cmd", "^set \"NAME=(.*)\"$"},
+                                                      {"fish", "^set -gx NAME(.*)$"}};
+    const std::regex re(str::replace_all(forms.at(shell), "NAME", name));
+    std::smatch m;
+    for (const auto& line : lines_of(text)) {
+        if (!std::regex_match(line, m, re)) continue;
+        if (shell != "fish") return split_path_list(m[1].str(), style);
+        std::vector<std::string> out;
+        static const std::regex element(" '([^']*)'");
+        const std::string rest = m[1];
+        for (std::sregex_iterator it(rest.begin(), rest.end(), element), end; it != end; ++it) out.push_back((*it)[1]);
+        return out;
+    }
+    return std::nullopt;
+}
+
 PairVars sample(bool with_cudnn) {
     PairVars p;
     p.pair.toolkit.path = "/t";
@@ -265,6 +289,37 @@ TEST_CASE("no renderer writes an empty search-path entry (issue 29.2)") {
                 if (d.count(name)) CHECK_FALSE(has_empty_entry(d.at(name)));
             for (const auto& entry : read_lmod(render("lmod", p)).prepend[name]) CHECK_FALSE(entry.empty());
             for (const auto& entry : read_tcl(render("tcl", p)).prepend[name]) CHECK_FALSE(entry.empty());
+            for (const char* shell : {"bash", "zsh", "fish", "pwsh"}) {
+                CAPTURE(shell);
+                auto list = shell_list(shell, render(*make_shell(shell), p.diff), name, PathStyle::posix);
+                REQUIRE(list);
+                CHECK(list->front() == e->prepended.front());
+                for (const auto& entry : *list) CHECK_FALSE(entry.empty());
+            }
+        }
+    }
+}
+
+TEST_CASE("no shell writes an empty PATH entry on Windows (issue 29.2)") {
+    PairEnv pair;
+    pair.spec = "12.4";
+    pair.cuda_root = "C:\\t";
+    pair.cuda_version = *Version::parse("12.4.131");
+    pair.path_dirs = {"C:\\t\\bin"};
+    auto owned = [](const std::string& e) { return e.starts_with("C:\\t"); };
+    const std::vector<std::optional<std::string>> cases = {std::nullopt, "", ";", "C:\\x;", ";C:\\x;;C:\\y", "C:\\x"};
+    for (const auto& value : cases) {
+        CAPTURE(value.value_or("(unset)"));
+        auto reader = [&](const std::string& n) -> std::optional<std::string> {
+            return n == "PATH" ? value : std::nullopt;
+        };
+        const auto diff = plan_use(pair, "12.4", reader, owned, PathStyle::windows);
+        for (const char* shell : {"cmd", "pwsh"}) {
+            CAPTURE(shell);
+            auto list = shell_list(shell, render(*make_shell(shell), diff), "PATH", PathStyle::windows);
+            REQUIRE(list);
+            CHECK(list->front() == "C:\\t\\bin");
+            for (const auto& entry : *list) CHECK_FALSE(entry.empty());
         }
     }
 }
