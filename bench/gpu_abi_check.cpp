@@ -133,15 +133,12 @@ constexpr bool same_abi() {
 #define SAME_FN(ours, theirs) static_assert(same_abi<ours, decltype(&theirs)>(), #ours " does not match " #theirs)
 
 SAME(ca::cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeThreadLocal);
-SAME_FN(ca::EventRecord, cudaEventRecord);
-SAME_FN(ca::StreamCreate, cudaStreamCreate);
-SAME_FN(ca::StreamDestroy, cudaStreamDestroy);
-SAME_FN(ca::StreamSynchronize, cudaStreamSynchronize);
-SAME_FN(ca::StreamBeginCapture, cudaStreamBeginCapture);
-SAME_FN(ca::StreamEndCapture, cudaStreamEndCapture);
-SAME_FN(ca::GraphInstantiateWithFlags, cudaGraphInstantiateWithFlags);
-SAME_FN(ca::GraphLaunch, cudaGraphLaunch);
-SAME_FN(ca::GraphExecDestroy, cudaGraphExecDestroy);
-SAME_FN(ca::GraphDestroy, cudaGraphDestroy);
-SAME_FN(dn::SetStream, cudnnSetStream);
-SAME_FN(be::Execute, cudnnBackendExecute);
+// Every function of api.hpp's lists, against the header's declaration.
+#define ABI_CUDA(Type, field, symbol, R, params) SAME_FN(ca::Type, symbol);
+#define ABI_CUDNN(Type, field, symbol, R, params) SAME_FN(dn::Type, symbol);
+#define ABI_BACKEND(Type, field, symbol, R, params) SAME_FN(be::Type, symbol);
+CUDAENV_CUDART_REQUIRED(ABI_CUDA)
+CUDAENV_CUDART_GRAPHS(ABI_CUDA)
+CUDAENV_CUDNN_REQUIRED(ABI_CUDNN)
+CUDAENV_CUDNN_STREAM(ABI_CUDNN)
+CUDAENV_CUDNN_BACKEND(ABI_BACKEND)

@@ -18,7 +18,15 @@ endif()
 # so a relocated install still works. Pattern for a new one:
 #   set_target_properties(x PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CUDAENV_BUILD_PRIVLIBDIR})
 #   install(TARGETS x LIBRARY DESTINATION ${CUDAENV_INSTALL_PRIVLIBDIR})
-set(CUDAENV_INSTALL_PRIVLIBDIR lib/cudaenv)
+# Below Debian's multiarch folder (/usr/lib/x86_64-linux-gnu/cudaenv), not
+# right below /usr/lib: for a shared object there CPack's DEB generator adds
+# postinst and postrm scripts that run ldconfig, pointless for a library loaded
+# by absolute path only, and a postrm keeps an `rc` entry after `dpkg -r`.
+if(WIN32 OR NOT CMAKE_LIBRARY_ARCHITECTURE)
+  set(CUDAENV_INSTALL_PRIVLIBDIR lib/cudaenv)
+else()
+  set(CUDAENV_INSTALL_PRIVLIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE}/cudaenv)
+endif()
 set(CUDAENV_BUILD_PRIVLIBDIR ${PROJECT_BINARY_DIR}/lib/cudaenv)
 file(RELATIVE_PATH _bin_to_lib /p/${CUDAENV_INSTALL_BINDIR} /p/${CUDAENV_INSTALL_PRIVLIBDIR})
 set_source_files_properties(${PROJECT_SOURCE_DIR}/src/platform/install_dirs.cpp PROPERTIES

@@ -1,16 +1,22 @@
 #include "targets.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 #include <stdexcept>
 #include <string>
 #include <toml++/toml.h>
 
 #include "core/checks.hpp"
 #include "core/config.hpp"
+#include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
 #include "core/toml_file.hpp"
 #include "export/formats.hpp"
+#include "gpu/fatbin.hpp"
+#include "util/binary_file.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 #include "util/toml_limits.hpp"
@@ -70,6 +76,23 @@ void checks(const uint8_t* data, size_t size) {
         throw std::logic_error(std::string("checks.toml written by cudaenv does not read back: ") + e.what());
     }
     require(again.to_toml() == written, "checks.toml does not round-trip");
+}
+
+void lock(const uint8_t* data, size_t size) {
+    LockFile l;
+    try {
+        l = LockFile::parse(text_of(data, size), "cudaenv.lock");
+    } catch (const Error&) {
+        return;
+    }
+    auto written = l.to_toml();
+    LockFile again;
+    try {
+        again = LockFile::parse(written, "cudaenv.lock");
+    } catch (const Error& e) {
+        throw std::logic_error(std::string("cudaenv.lock written by cudaenv does not read back: ") + e.what());
+    }
+    require(again.to_toml() == written, "cudaenv.lock does not round-trip");
 }
 
 void spec(const uint8_t* data, size_t size) {
@@ -144,16 +167,38 @@ void presets(const uint8_t* data, size_t size) {
     require(twice == merged, "merging the same presets again changes the file");
 }
 
+// A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
+// bytes of one fatbin section. Reads are bounded by the file; every problem is
+// one line, and no file claims more entries than the limit.
+void fatbin(const uint8_t* data, size_t size) {
+    static const auto file = std::filesystem::temp_directory_path() / ("cudaenv-fuzz-fatbin-" + std::to_string(::getpid()));
+    std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    auto check = [](const gpu::Code& c, const std::string& problem) {
+        require(problem.find('\n') == std::string::npos, "a fatbin finding of more than one line");
+        long long n = 0;
+        for (const auto& [a, k] : c.sass) n += k;
+        for (const auto& [a, k] : c.ptx) n += k;
+        require(n <= gpu::max_entries, "more fatbin entries than the limit");
+    };
+    auto fc = gpu::read_file(file);
+    check(fc.code, fc.problem);
+    BinaryFile f(file);
+    gpu::Code code;
+    check(code, gpu::read_fatbins(f, 0, f.size(), code));
+}
+
 }  // namespace
 
 const Target kTargets[] = {
     {"toml", toml_any},
     {"config", config},
     {"checks", checks},
+    {"lock", lock},
     {"spec", spec},
     {"version_file", version_file},
     {"json", json_any},
     {"presets", presets},
+    {"fatbin", fatbin},
     {nullptr, nullptr},
 };
 

@@ -1,4 +1,4 @@
-// The tool shim. `cudaenv rehash` links (or copies) this one program into
+// The tool shim. `cudaenv rehash` copies this one program into
 // <store>/shims under the name of every toolkit tool (nvcc, ptxas, ...). Run
 // as `nvcc`, it finds the active pair exactly as `cudaenv current` does
 // (CUDAENV_VERSION, the nearest .cudaenv / .tool-versions, the global
@@ -15,9 +15,11 @@
 #include "core/rehash.hpp"
 #include "core/resolve.hpp"
 #include "core/store.hpp"
+#include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/report.hpp"
 
 namespace cudaenv {
 
@@ -101,6 +103,7 @@ int run_shim(std::vector<std::string> args) {
         return run_next_on_path(tool, std::move(args), store,
                                 "CUDA " + plan.full_spec + " has none (set by " + active.describe() + ")");
     args[0] = fsx::to_utf8(*path);
+    if (auto w = gpu::runs_warning(store.root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
     return platform::exec_command(args, plan.applied_to(platform::environment(), native_path_style()));
 }
 
@@ -114,18 +117,17 @@ int main(int argc, char** argv) {
     auto args = platform::utf8_args(argc, argv);
     if (args.empty() || tool_of(args[0]) == "cudaenv-shim") {
         std::cerr << shim_marker
-                  << ".\nIt is not run by this name: `cudaenv rehash` links it into the store's shims folder as nvcc,\n"
+                  << ".\nIt is not run by this name: `cudaenv rehash` copies it into the store's shims folder as nvcc,\n"
                      "ptxas, ..., and each one runs that tool of the active pair (see `cudaenv current`).\n";
         return 2;
     }
     try {
         return run_shim(std::move(args));
     } catch (const Error& e) {
-        std::cerr << "cudaenv: error: " << e.what() << "\n";
-        if (!e.hint().empty()) std::cerr << "hint: " << e.hint() << "\n";
+        print_error(e.what(), e.hint());
         return e.exit_code();
     } catch (const std::exception& e) {
-        std::cerr << "cudaenv: error: " << tool_of(args.at(0)) << ": " << e.what() << "\n";
+        print_error(tool_of(args.at(0)) + ": " + e.what());
         return 1;
     }
 }

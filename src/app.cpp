@@ -7,20 +7,16 @@
 #include <spdlog/spdlog.h>
 
 #include "commands/context.hpp"
+#include "util/strings.hpp"
 #include "core/spec.hpp"
 #include "cudaenv_version.hpp"
 #include "platform/platform.hpp"
-#include "shell/commands.hpp"
 #include "util/error.hpp"
+#include "util/report.hpp"
 
 namespace cudaenv {
 
 namespace {
-
-void print_error(const std::string& message, const std::string& hint) {
-    std::cerr << "cudaenv: error: " << message << "\n";
-    if (!hint.empty()) std::cerr << "hint: " << hint << "\n";
-}
 
 void setup_logging(const std::string& level) {
     // Made directly (not through spdlog's registry, which refuses a second
@@ -49,10 +45,10 @@ size_t command_position(const std::vector<std::string>& args) {
 // alone; otherwise every command (--help lists them, errors name them).
 struct Needed {
     bool all = true;
-    const CommandRegistration* command = nullptr;
+    const CommandRow* command = nullptr;
 };
 
-Needed needed(const std::vector<std::string>& args, std::span<const CommandRegistration> commands) {
+Needed needed(const std::vector<std::string>& args, std::span<const CommandRow> commands) {
     auto at = command_position(args);
     if (at == 0) {
         bool version = std::find(args.begin(), args.end(), "--version") != args.end();
@@ -61,9 +57,37 @@ Needed needed(const std::vector<std::string>& args, std::span<const CommandRegis
         });
         return {!(version && only_flags), nullptr};
     }
-    for (const auto& c : commands)
-        if (c.name == args[at] && !c.needs_all) return {false, &c};
+    if (const auto* c = find_command(commands, args[at])) return {false, c};
     return {};
+}
+
+// Optimal string alignment distance: `lsit` is one step from `list`.
+size_t distance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+[[noreturn]] void unknown_command(const std::string& word, std::span<const CommandRow> commands) {
+    const std::string help = "`cudaenv --help` lists every command";
+    const CommandRow* best = nullptr;
+    size_t best_d = 3;  // at most two edits away
+    for (const auto& c : commands) {
+        auto d = distance(word, c.name);
+        if (c.hidden || d >= best_d || d >= c.name.size()) continue;
+        best = &c;
+        best_d = d;
+    }
+    throw UsageError("unknown command '" + str::visible(word.substr(0, 40)) + "'",
+                     best ? "did you mean `cudaenv " + std::string(best->name) + "`? (" + help + ")" : help);
 }
 
 // CLI11 takes some words as its own syntax wherever they stand: `++` ends a
@@ -94,22 +118,20 @@ void check_spec_word(const CLI::App& cmd, const std::vector<std::string>& args, 
     }
 }
 
-void register_commands(CLI::App& app, Context& ctx, std::span<const CommandRegistration> commands) {
-    for (size_t i = 0; i < commands.size(); ++i) {
-        bool done = false;  // `use` and `shell` share one function
-        for (size_t j = 0; j < i; ++j) done = done || commands[j].add == commands[i].add;
-        if (!done) commands[i].add(app, ctx);
-    }
+void define(CLI::App& app, Context& ctx, const CommandRow& c) {
+    auto* cmd = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    if (c.hidden) cmd->group("");
+    c.define(cmd, ctx);
 }
 
 }  // namespace
 
-int run_app(int argc, char** argv, std::span<const CommandRegistration> commands) {
+int run_app(int argc, char** argv, std::span<const CommandRow> commands) {
     platform::init_console();
     return run_app(platform::utf8_args(argc, argv), commands);
 }
 
-int run_app(std::vector<std::string> args, std::span<const CommandRegistration> commands) {
+int run_app(std::vector<std::string> args, std::span<const CommandRow> commands) {
     if (auto at = command_position(args); at && args[at] == "trace" && at + 1 < args.size() &&
                                           args[at + 1].starts_with("-") && args[at + 1] != "--help" &&
                                           args[at + 1] != "-h")
@@ -132,8 +154,10 @@ int run_app(std::vector<std::string> args, std::span<const CommandRegistration> 
     // 1.2 M instructions for 26 commands): set up only the one asked for.
     Context ctx;
     auto need = needed(args, commands);
-    if (need.all) register_commands(app, ctx, commands);
-    else if (need.command) need.command->add(app, ctx);
+    if (need.all)
+        for (const auto& c : commands) define(app, ctx, c);
+    else if (need.command)
+        define(app, ctx, *need.command);
     app.parse_complete_callback([&] {
         if (auto env_level = platform::get_env("CUDAENV_LOG"); env_level && log_level == "warn") log_level = *env_level;
         setup_logging(verbose ? "debug" : log_level);
@@ -143,8 +167,10 @@ int run_app(std::vector<std::string> args, std::span<const CommandRegistration> 
     // version text must go to stderr there.
     bool eval_mode = platform::get_env("CUDAENV_SHELL").has_value();
     try {
-        if (auto at = command_position(args); at && command_takes(args[at], CommandArg::spec))
-            check_spec_word(*app.get_subcommand(args[at]), args, at);
+        if (auto at = command_position(args); at && !need.command)
+            unknown_command(args[at], commands);
+        if (need.command && need.command->arg == CommandArg::spec)
+            check_spec_word(*app.get_subcommand(std::string(need.command->name)), args, command_position(args));
         app.parse(static_cast<int>(cargs.size()), cargs.data());
     } catch (const CLI::Success& e) {  // --help, --version
         return app.exit(e, eval_mode ? std::cerr : std::cout, std::cerr);
@@ -165,42 +191,5 @@ int run_app(std::vector<std::string> args, std::span<const CommandRegistration> 
     }
     return ctx.exit_code;
 }
-
-namespace {
-
-// --help's order. `completions` prints every command's name, so it gets them all.
-constexpr CommandRegistration commands[] = {
-    {"list", register_list},
-    {"current", register_current},
-    {"use", register_use},
-    {"shell", register_use},
-    {"deactivate", register_deactivate},
-    {"local", register_local},
-    {"global", register_global},
-    {"env", register_env},
-    {"init", register_init},
-    {"exec", register_exec},
-    {"which", register_which},
-    {"add", register_add},
-    {"discover", register_discover},
-    {"pair", register_pair},
-    {"completions", register_completions, true},
-    {"hook-env", register_hook_env},
-    {"rehash", register_rehash},
-    {"setup", register_setup},
-    {"install", register_install_forward},
-    {"uninstall", register_uninstall},
-    {"check", register_check},
-    {"doctor", register_doctor},
-    {"export", register_export},
-    {"kernel", register_kernel},
-    {"trace", register_trace},
-};
-
-}  // namespace
-
-std::span<const CommandRegistration> all_commands() { return commands; }
-
-void register_all_commands(CLI::App& app, Context& ctx) { register_commands(app, ctx, commands); }
 
 }  // namespace cudaenv

@@ -2,12 +2,15 @@
 // pair's environment (src/check/runner.cpp). It is the one program that loads
 // CUDA's and cuDNN's libraries (dlopen), so it is linked dynamically, while
 // `cudaenv` itself is linked static-pie for a fast start (CMakeLists.txt).
-// `cudaenv check` runs it as `cudaenv-probe __probe ...`.
+// `cudaenv check` runs it as `cudaenv-probe __probe ...`; the machine's GPUs
+// are asked as `cudaenv-probe __gpus` (gpu/machine, kept per boot).
 #include "app.hpp"
-#include "commands/context.hpp"
 #include "platform/exit.hpp"
 
 int main(int argc, char** argv) {
-    static constexpr cudaenv::CommandRegistration probe[] = {{"__probe", cudaenv::register_probe}};
+    using cudaenv::CommandArg;
+    static constexpr cudaenv::CommandRow probe[] = {
+        {"__probe", "", cudaenv::register_probe, CommandArg::none, CommandArg::none, false, false, true},
+        {"__gpus", "", cudaenv::register_probe_gpus, CommandArg::none, CommandArg::none, false, false, true}};
     cudaenv::platform::exit_process(cudaenv::run_app(argc, argv, probe));
 }

@@ -27,35 +27,49 @@ inline constexpr int cudaMemcpyHostToDevice = 1;
 inline constexpr int cudaMemcpyDeviceToHost = 2;
 inline constexpr int cudaStreamCaptureModeThreadLocal = 1;  // enum cudaStreamCaptureMode
 
+// Every function `check` resolves, written once: X(Type, field, symbol, return
+// type, (parameters)). The lists give the typedefs below, the fields of
+// CudaFns/CudnnFns (check/probe_internal.hpp), the names the probe resolves
+// (check/probe_load.cpp) and the ABI check against NVIDIA's headers on the GPU
+// machine (bench/gpu_abi_check.cpp).
+#define CUDAENV_CUDART_REQUIRED(X)                                                              \
+    X(RuntimeGetVersion, runtime_get_version, cudaRuntimeGetVersion, cudaError_t, (int*))       \
+    X(DriverGetVersion, driver_get_version, cudaDriverGetVersion, cudaError_t, (int*))          \
+    X(GetDeviceCount, get_device_count, cudaGetDeviceCount, cudaError_t, (int*))               \
+    X(SetDevice, set_device, cudaSetDevice, cudaError_t, (int))                                 \
+    X(DeviceGetAttribute, device_get_attribute, cudaDeviceGetAttribute, cudaError_t,            \
+      (int*, int attr, int device))                                                             \
+    X(Malloc, malloc, cudaMalloc, cudaError_t, (void**, size_t))                                \
+    X(Free, free, cudaFree, cudaError_t, (void*))                                               \
+    X(Memcpy, memcpy, cudaMemcpy, cudaError_t, (void*, const void*, size_t, int kind))          \
+    X(EventCreate, event_create, cudaEventCreate, cudaError_t, (cudaEvent_t*))                  \
+    X(EventRecord, event_record, cudaEventRecord, cudaError_t, (cudaEvent_t, cudaStream_t))     \
+    X(EventSynchronize, event_synchronize, cudaEventSynchronize, cudaError_t, (cudaEvent_t))    \
+    X(EventElapsedTime, event_elapsed_time, cudaEventElapsedTime, cudaError_t,                  \
+      (float*, cudaEvent_t, cudaEvent_t))                                                       \
+    X(EventDestroy, event_destroy, cudaEventDestroy, cudaError_t, (cudaEvent_t))                \
+    X(DeviceSynchronize, device_synchronize, cudaDeviceSynchronize, cudaError_t, ())            \
+    X(GetErrorString, get_error_string, cudaGetErrorString, const char*, (cudaError_t))
+
+// CUDA graphs (stream capture, CUDA 11.4 and later): optional, for the CUDA-graph timing.
+#define CUDAENV_CUDART_GRAPHS(X)                                                                           \
+    X(StreamCreate, stream_create, cudaStreamCreate, cudaError_t, (cudaStream_t*))                         \
+    X(StreamDestroy, stream_destroy, cudaStreamDestroy, cudaError_t, (cudaStream_t))                       \
+    X(StreamSynchronize, stream_synchronize, cudaStreamSynchronize, cudaError_t, (cudaStream_t))           \
+    X(StreamBeginCapture, begin_capture, cudaStreamBeginCapture, cudaError_t, (cudaStream_t, int mode))    \
+    X(StreamEndCapture, end_capture, cudaStreamEndCapture, cudaError_t, (cudaStream_t, cudaGraph_t*))      \
+    X(GraphInstantiateWithFlags, instantiate, cudaGraphInstantiateWithFlags, cudaError_t,                  \
+      (cudaGraphExec_t*, cudaGraph_t, unsigned long long flags))                                           \
+    X(GraphLaunch, launch, cudaGraphLaunch, cudaError_t, (cudaGraphExec_t, cudaStream_t))                  \
+    X(GraphExecDestroy, exec_destroy, cudaGraphExecDestroy, cudaError_t, (cudaGraphExec_t))                \
+    X(GraphDestroy, graph_destroy, cudaGraphDestroy, cudaError_t, (cudaGraph_t))
+
+#define CUDAENV_CUDA_TYPEDEF(Type, field, symbol, R, params) using Type = R(*) params;
 extern "C" {
-using RuntimeGetVersion = cudaError_t (*)(int*);
-using DriverGetVersion = cudaError_t (*)(int*);
-using GetDeviceCount = cudaError_t (*)(int*);
-using SetDevice = cudaError_t (*)(int);
-using DeviceGetAttribute = cudaError_t (*)(int*, int attr, int device);
-using Malloc = cudaError_t (*)(void**, size_t);
-using Free = cudaError_t (*)(void*);
-using Memcpy = cudaError_t (*)(void*, const void*, size_t, int kind);
-using Memset = cudaError_t (*)(void*, int, size_t);
-using EventCreate = cudaError_t (*)(cudaEvent_t*);
-using EventRecord = cudaError_t (*)(cudaEvent_t, cudaStream_t);
-using EventSynchronize = cudaError_t (*)(cudaEvent_t);
-using EventElapsedTime = cudaError_t (*)(float*, cudaEvent_t, cudaEvent_t);
-using EventDestroy = cudaError_t (*)(cudaEvent_t);
-using DeviceSynchronize = cudaError_t (*)();
-using GetErrorString = const char* (*)(cudaError_t);
-using GetErrorName = const char* (*)(cudaError_t);
-// CUDA graphs (stream capture): optional, for the CUDA-graph timing.
-using StreamCreate = cudaError_t (*)(cudaStream_t*);
-using StreamDestroy = cudaError_t (*)(cudaStream_t);
-using StreamSynchronize = cudaError_t (*)(cudaStream_t);
-using StreamBeginCapture = cudaError_t (*)(cudaStream_t, int mode);
-using StreamEndCapture = cudaError_t (*)(cudaStream_t, cudaGraph_t*);
-using GraphInstantiateWithFlags = cudaError_t (*)(cudaGraphExec_t*, cudaGraph_t, unsigned long long flags);
-using GraphLaunch = cudaError_t (*)(cudaGraphExec_t, cudaStream_t);
-using GraphExecDestroy = cudaError_t (*)(cudaGraphExec_t);
-using GraphDestroy = cudaError_t (*)(cudaGraph_t);
+CUDAENV_CUDART_REQUIRED(CUDAENV_CUDA_TYPEDEF)
+CUDAENV_CUDART_GRAPHS(CUDAENV_CUDA_TYPEDEF)
 }
+#undef CUDAENV_CUDA_TYPEDEF
 
 }  // namespace cudaenv::cuda_api
 
@@ -88,47 +102,58 @@ struct ConvolutionFwdAlgoPerf {
     int reserved[3];
 };
 
+// As for the CUDA runtime above: X(Type, field, symbol, return type, (parameters)).
+#define CUDAENV_CUDNN_REQUIRED(X)                                                                          \
+    X(GetVersion, get_version, cudnnGetVersion, size_t, ())                                                \
+    X(GetCudartVersion, get_cudart_version, cudnnGetCudartVersion, size_t, ())                             \
+    X(GetErrorString, get_error_string, cudnnGetErrorString, const char*, (cudnnStatus_t))                 \
+    X(Create, create, cudnnCreate, cudnnStatus_t, (cudnnHandle_t*))                                        \
+    X(Destroy, destroy, cudnnDestroy, cudnnStatus_t, (cudnnHandle_t))                                      \
+    X(CreateTensorDescriptor, create_tensor, cudnnCreateTensorDescriptor, cudnnStatus_t,                   \
+      (cudnnTensorDescriptor_t*))                                                                          \
+    X(SetTensor4dDescriptor, set_tensor4d, cudnnSetTensor4dDescriptor, cudnnStatus_t,                      \
+      (cudnnTensorDescriptor_t, int format, int dataType, int n, int c, int h, int w))                     \
+    X(DestroyTensorDescriptor, destroy_tensor, cudnnDestroyTensorDescriptor, cudnnStatus_t,                \
+      (cudnnTensorDescriptor_t))                                                                           \
+    X(CreateFilterDescriptor, create_filter, cudnnCreateFilterDescriptor, cudnnStatus_t,                   \
+      (cudnnFilterDescriptor_t*))                                                                          \
+    /* Note the order: data type first, then format. */                                                    \
+    X(SetFilter4dDescriptor, set_filter4d, cudnnSetFilter4dDescriptor, cudnnStatus_t,                      \
+      (cudnnFilterDescriptor_t, int dataType, int format, int k, int c, int h, int w))                     \
+    X(DestroyFilterDescriptor, destroy_filter, cudnnDestroyFilterDescriptor, cudnnStatus_t,                \
+      (cudnnFilterDescriptor_t))                                                                           \
+    X(CreateConvolutionDescriptor, create_conv, cudnnCreateConvolutionDescriptor, cudnnStatus_t,           \
+      (cudnnConvolutionDescriptor_t*))                                                                     \
+    X(SetConvolution2dDescriptor, set_conv2d, cudnnSetConvolution2dDescriptor, cudnnStatus_t,              \
+      (cudnnConvolutionDescriptor_t, int pad_h, int pad_w, int u, int v, int dilation_h, int dilation_w,   \
+       int mode, int computeType))                                                                         \
+    X(SetConvolutionMathType, set_math_type, cudnnSetConvolutionMathType, cudnnStatus_t,                   \
+      (cudnnConvolutionDescriptor_t, int mathType))                                                        \
+    X(DestroyConvolutionDescriptor, destroy_conv, cudnnDestroyConvolutionDescriptor, cudnnStatus_t,        \
+      (cudnnConvolutionDescriptor_t))                                                                      \
+    X(GetConvolution2dForwardOutputDim, output_dim, cudnnGetConvolution2dForwardOutputDim, cudnnStatus_t,  \
+      (cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t, int*, int*, int*,   \
+       int*))                                                                                              \
+    X(FindConvolutionForwardAlgorithm, find_fwd, cudnnFindConvolutionForwardAlgorithm, cudnnStatus_t,      \
+      (cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t, cudnnConvolutionDescriptor_t,      \
+       cudnnTensorDescriptor_t, int requested, int* returned, ConvolutionFwdAlgoPerf*))                    \
+    X(GetConvolutionForwardWorkspaceSize, workspace_size, cudnnGetConvolutionForwardWorkspaceSize,         \
+      cudnnStatus_t,                                                                                       \
+      (cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t, cudnnConvolutionDescriptor_t,      \
+       cudnnTensorDescriptor_t, int algo, size_t*))                                                        \
+    X(ConvolutionForward, forward, cudnnConvolutionForward, cudnnStatus_t,                                 \
+      (cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t, const void* x, cudnnFilterDescriptor_t,  \
+       const void* w, cudnnConvolutionDescriptor_t, int algo, void* workspace, size_t workspaceBytes,      \
+       const void* beta, cudnnTensorDescriptor_t, void* y))
+
+// Optional: for the CUDA-graph timing.
+#define CUDAENV_CUDNN_STREAM(X) \
+    X(SetStream, set_stream, cudnnSetStream, cudnnStatus_t, (cudnnHandle_t, cuda_api::cudaStream_t))
+
+#define CUDAENV_CUDNN_TYPEDEF(Type, field, symbol, R, params) using Type = R(CUDAENV_CUDNNAPI*) params;
 extern "C" {
-using GetVersion = size_t(CUDAENV_CUDNNAPI*)();
-using GetCudartVersion = size_t(CUDAENV_CUDNNAPI*)();
-using GetErrorString = const char*(CUDAENV_CUDNNAPI*)(cudnnStatus_t);
-using Create = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t*);
-using Destroy = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t);
-using SetStream = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, cuda_api::cudaStream_t);
-using CreateTensorDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnTensorDescriptor_t*);
-using SetTensor4dDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnTensorDescriptor_t, int format, int dataType, int n,
-                                                               int c, int h, int w);
-using DestroyTensorDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnTensorDescriptor_t);
-using CreateFilterDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnFilterDescriptor_t*);
-// Note the order: data type first, then format.
-using SetFilter4dDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnFilterDescriptor_t, int dataType, int format, int k,
-                                                               int c, int h, int w);
-using DestroyFilterDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnFilterDescriptor_t);
-using CreateConvolutionDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnConvolutionDescriptor_t*);
-using SetConvolution2dDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnConvolutionDescriptor_t, int pad_h, int pad_w,
-                                                                    int u, int v, int dilation_h, int dilation_w,
-                                                                    int mode, int computeType);
-using SetConvolutionMathType = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnConvolutionDescriptor_t, int mathType);
-using DestroyConvolutionDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnConvolutionDescriptor_t);
-using GetConvolution2dForwardOutputDim = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnConvolutionDescriptor_t,
-                                                                          cudnnTensorDescriptor_t,
-                                                                          cudnnFilterDescriptor_t, int*, int*, int*,
-                                                                          int*);
-using FindConvolutionForwardAlgorithm = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, cudnnTensorDescriptor_t,
-                                                                         cudnnFilterDescriptor_t,
-                                                                         cudnnConvolutionDescriptor_t,
-                                                                         cudnnTensorDescriptor_t, int requested,
-                                                                         int* returned, ConvolutionFwdAlgoPerf*);
-using GetConvolutionForwardWorkspaceSize = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, cudnnTensorDescriptor_t,
-                                                                            cudnnFilterDescriptor_t,
-                                                                            cudnnConvolutionDescriptor_t,
-                                                                            cudnnTensorDescriptor_t, int algo,
-                                                                            size_t*);
-using ConvolutionForward = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
-                                                            const void* x, cudnnFilterDescriptor_t, const void* w,
-                                                            cudnnConvolutionDescriptor_t, int algo, void* workspace,
-                                                            size_t workspaceBytes, const void* beta,
-                                                            cudnnTensorDescriptor_t, void* y);
+CUDAENV_CUDNN_REQUIRED(CUDAENV_CUDNN_TYPEDEF)
+CUDAENV_CUDNN_STREAM(CUDAENV_CUDNN_TYPEDEF)
 }
 
 }  // namespace cudaenv::cudnn_api
@@ -218,15 +243,21 @@ enum NumericalNote : int {
 
 enum BehaviorNote : int { BEHAVIOR_NOTE_RUNTIME_COMPILATION = 0 };
 
+// The backend (graph) API: optional, a cuDNN without it is checked through the legacy API.
+#define CUDAENV_CUDNN_BACKEND(X)                                                                           \
+    X(CreateDescriptor, create, cudnnBackendCreateDescriptor, cudnnStatus_t, (int descriptorType, Descriptor*)) \
+    X(DestroyDescriptor, destroy, cudnnBackendDestroyDescriptor, cudnnStatus_t, (Descriptor))              \
+    X(Finalize, finalize, cudnnBackendFinalize, cudnnStatus_t, (Descriptor))                               \
+    X(SetAttribute, set, cudnnBackendSetAttribute, cudnnStatus_t,                                          \
+      (Descriptor, int name, int type, std::int64_t elementCount, const void* elements))                   \
+    X(GetAttribute, get, cudnnBackendGetAttribute, cudnnStatus_t,                                          \
+      (Descriptor, int name, int type, std::int64_t requestedCount, std::int64_t* elementCount,            \
+       void* elements))                                                                                    \
+    X(Execute, execute, cudnnBackendExecute, cudnnStatus_t, (cudnnHandle_t, Descriptor plan, Descriptor variantPack))
+
 extern "C" {
-using CreateDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(int descriptorType, Descriptor*);
-using DestroyDescriptor = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor);
-using Finalize = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor);
-using SetAttribute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor, int name, int type, std::int64_t elementCount,
-                                                      const void* elements);
-using GetAttribute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(Descriptor, int name, int type, std::int64_t requestedCount,
-                                                      std::int64_t* elementCount, void* elements);
-using Execute = cudnnStatus_t(CUDAENV_CUDNNAPI*)(cudnnHandle_t, Descriptor plan, Descriptor variantPack);
+CUDAENV_CUDNN_BACKEND(CUDAENV_CUDNN_TYPEDEF)
 }
+#undef CUDAENV_CUDNN_TYPEDEF
 
 }  // namespace cudaenv::cudnn_api::backend

@@ -133,7 +133,46 @@ Compat Compat::parse(const std::string& text) {
             c.frameworks_.push_back(p);
         }
     }
+    c.parse_gpu_rows(&t);
     return c;
+}
+
+void Compat::parse_gpu_rows(const void* table) {
+    const auto& t = *static_cast<const toml::table*>(table);
+    auto flag = [](const toml::table& row, const char* key) { return row.get_as<bool>(key) && row.get_as<bool>(key)->get(); };
+    if (auto* arr = t.get_as<toml::array>("cuda_arch"))
+        for (const auto& node : *arr) {
+            const auto* row = node.as_table();
+            if (!row) continue;
+            CudaArchRow r;
+            r.versions = get_range(get_str(*row, "versions"), "cuda_arch");
+            auto sass = get_range(get_str(*row, "sass"), "cuda_arch " + r.versions.str());
+            r.sass_lo = sass.lo;
+            r.sass_hi = sass.hi;
+            r.ptx = get_version(*row, "ptx", "cuda_arch " + r.versions.str());
+            r.unconfirmed = flag(*row, "unconfirmed");
+            r.source = get_str(*row, "source");
+            cuda_archs_.push_back(r);
+        }
+    std::sort(cuda_archs_.begin(), cuda_archs_.end(),
+              [](const CudaArchRow& a, const CudaArchRow& b) { return a.versions.lo < b.versions.lo; });
+    if (auto* arr = t.get_as<toml::array>("forward_compat"))
+        for (const auto& node : *arr)
+            if (const auto* row = node.as_table())
+                forward_compat_.push_back({get_str(*row, "match"), flag(*row, "supported"), get_str(*row, "source")});
+}
+
+const CudaArchRow* Compat::cuda_archs(const Version& cuda) const {
+    const CudaArchRow* best = nullptr;
+    for (const auto& r : cuda_archs_)
+        if (r.versions.contains(cuda) || within(cuda, r.versions.lo, -1)) best = &r;
+    return best;
+}
+
+const ForwardCompatRow* Compat::forward_compat(const std::string& gpu_name) const {
+    for (const auto& r : forward_compat_)
+        if (!r.match.empty() && gpu_name.find(r.match) != std::string::npos) return &r;
+    return nullptr;
 }
 
 const Compat& Compat::get() {

@@ -46,6 +46,24 @@ struct CudnnRow {
     std::string source;
 };
 
+// The GPU architectures the libraries of a range of CUDA releases carry:
+// SASS for compute capability sass_lo up to sass_hi (by major: an 8.0 cubin
+// runs on 8.6), PTX for `ptx` (the driver JIT-compiles it for newer GPUs).
+struct CudaArchRow {
+    VersionRange versions;
+    Version sass_lo, sass_hi, ptx;
+    bool unconfirmed = false;
+    std::string source;
+};
+
+// Whether a class of GPU (a substring of the name the driver reports) runs
+// CUDA forward compatibility (the cuda-compat libraries).
+struct ForwardCompatRow {
+    std::string match;
+    bool supported = false;
+    std::string source;
+};
+
 struct FrameworkPin {
     std::string name, version, build, platform, note, source;
     Version cuda, cudnn;
@@ -67,8 +85,13 @@ public:
 
     const CudaFamily* cuda_family(int major) const;
     const CudaRelease* cuda_release(const Version& v) const;
+    const std::vector<CudaRelease>& cuda_releases() const { return releases_; }
     CudnnSupport cudnn(const Version& v) const;
     const std::vector<FrameworkPin>& frameworks() const { return frameworks_; }
+    // The row for a CUDA release (the newest row at or below it); nullptr when none.
+    const CudaArchRow* cuda_archs(const Version& cuda) const;
+    // The first forward-compatibility row whose `match` the GPU's name holds; nullptr when none.
+    const ForwardCompatRow* forward_compat(const std::string& gpu_name) const;
 
     // "" when the table knows no conflict; else one sentence why the pair
     // does not fit (used by `pair` and `check`). `unconfirmed` is set when the
@@ -80,6 +103,9 @@ private:
     std::vector<CudaRelease> releases_;
     std::vector<CudnnRow> cudnn_;
     std::vector<FrameworkPin> frameworks_;
+    std::vector<CudaArchRow> cuda_archs_;
+    std::vector<ForwardCompatRow> forward_compat_;
+    void parse_gpu_rows(const void* table);
 };
 
 // Driver version strings ("525.60.13") compared field by field.

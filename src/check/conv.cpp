@@ -226,154 +226,175 @@ StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptio
     return c.measure();
 }
 
-StepResult ConvCheck::measure() {
-    auto& st = *s_;
-    const auto& cudnn = st.cudnn;
-    const auto& cuda = st.cuda;
-    const auto& opts = st.opts;
-    const auto& req = st.req;
+namespace {
+
+// One measure() call: the step's result as it fills, the tolerance and the
+// timing plan, and where the timed phase's time goes (details.phases_ms).
+struct Measuring {
+    const ConvRequest& req;
+    const ConvShape& shape;
     StepResult r;
-    r.step = req.half ? "conv_fp16" : "conv";
-    const auto& sh = opts.shape;
-    // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
-    // 11 bits, so they get 5e-3.
-    const double tol = req.half ? 5e-3 : 1e-3;
-    const int runs = std::max(1, opts.runs);
-    const TimingPlan timing{3, runs, 3, runs};
-    auto wrong = [&](const std::string& how, double rel, const nlohmann::json& details) {
-        return ConvFailure{"wrong results from the " + how + ": relative error " + (std::isfinite(rel) ? fmt(rel, 6) : "inf") +
-                               " against the CPU reference (limit " + fmt(tol, 4) + ")",
-                           "cuDNN computed a wrong convolution: the library or the driver is broken or mismatched; "
-                           "reinstall this cuDNN and update the driver.",
-                           details};
-    };
-    // Where the timed phase's time goes (details.phases_ms).
+    double tol;
+    TimingPlan timing;
     nlohmann::json phases = nlohmann::json::object();
-    auto lap_from = std::chrono::steady_clock::now();
-    auto lap = [&](const char* name) {
+    std::chrono::steady_clock::time_point lap_from = std::chrono::steady_clock::now();
+
+    void lap(const char* name) {
         const auto now = std::chrono::steady_clock::now();
         phases[name] = std::chrono::duration<double, std::milli>(now - lap_from).count();
         lap_from = now;
-    };
+    }
+    ConvFailure wrong(const std::string& how, double rel) const {
+        return ConvFailure{"wrong results from the " + how + ": relative error " +
+                               (std::isfinite(rel) ? fmt(rel, 6) : "inf") + " against the CPU reference (limit " +
+                               fmt(tol, 4) + ")",
+                           "cuDNN computed a wrong convolution: the library or the driver is broken or mismatched; "
+                           "reinstall this cuDNN and update the driver.",
+                           r.details};
+    }
+};
+
+// The legacy API, as older frameworks use it: chosen, verified and timed.
+Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
+    legacy.tune();
+    m.lap("legacy_choose");
+    Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing);
+    m.lap("legacy_verify_and_time");
+    nlohmann::json legacy_json = {{"algo", legacy.label()},
+                                  {"math", legacy.math()},
+                                  {"workspace_bytes", legacy.workspace_bytes()},
+                                  {"rel_error", rel_json(lm.accuracy.rel)},
+                                  {"max_abs_error", lm.accuracy.max_abs},
+                                  {"algorithms", legacy.candidates_json()}};
+    m.r.details = {{"shape", m.shape.str()},
+                   {"dtype", m.req.half ? "float16" : "float32"},
+                   {"layout", "NCHW"},
+                   {"tolerance", m.tol},
+                   {"samples", lm.accuracy.samples},
+                   {"legacy", legacy_json}};
+    if (!(lm.accuracy.rel < m.tol)) throw m.wrong("legacy API (" + legacy.label() + ")", lm.accuracy.rel);
+    legacy_json["median_ms"] = lm.headline();
+    legacy_json["timing"] = lm.timing.to_json(m.timing);
+    m.r.details["legacy"] = legacy_json;
+    return lm;
+}
+
+// The graph API, the way the frameworks reach cuDNN's engines: autotuned,
+// verified and timed; nothing when it is missing or failed (`problem` says why).
+std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optional<GraphConv>& graph,
+                                      std::optional<ConvFailure>& problem) {
+    if (!graph) {
+        m.r.details["graph"] = {{"error", "this cuDNN has no graph (backend) API"}};
+        return std::nullopt;
+    }
+    std::optional<Measured> gm;
+    try {
+        // Each candidate: one warm-up, then three batches of 5 runs.
+        if (!problem) graph->tune(TimingPlan{1, 0, 3, 5});
+        m.lap("graph_autotune");
+        if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
+        m.lap("graph_verify_and_time");
+    } catch (const ConvFailure& f) {
+        problem = f;
+    }
+    nlohmann::json gj = {{"configs", graph->candidates_json()}};
+    if (gm) {
+        gj["engine"] = graph->engine();
+        gj["tensor_cores"] = graph->tensor_cores();
+        gj["workspace_bytes"] = graph->workspace_bytes();
+        gj["rel_error"] = rel_json(gm->accuracy.rel);
+        gj["max_abs_error"] = gm->accuracy.max_abs;
+        if (!gm->timing.per_call.empty() || !gm->timing.amortised.empty()) {
+            gj["median_ms"] = gm->headline();
+            gj["timing"] = gm->timing.to_json(m.timing);
+        }
+    } else if (problem) {
+        gj["error"] = problem->summary;
+        if (problem->details.contains("call")) gj["call"] = problem->details["call"];
+        if (problem->details.contains("cudnn_status")) gj["cudnn_status"] = problem->details["cudnn_status"];
+    }
+    m.r.details["graph"] = gj;
+    if (gm && !(gm->accuracy.rel < m.tol)) throw m.wrong("graph API (" + graph->label() + ")", gm->accuracy.rel);
+    return gm;
+}
+
+// What this pair delivers: the faster of the two ways, amortised, also timed
+// as a CUDA graph (as PyTorch's graph replay runs it), into the result.
+void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
+                   std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm) {
+    const bool use_graph = gm && gm->headline() < lm.headline();
+    Measured& w = use_graph ? *gm : lm;
+    if (cudnn.set_stream)
+        time_cuda_graph(
+            cuda, bench.events(), m.timing,
+            [&](cuda_api::cudaStream_t s) { return cudnn.set_stream(legacy.handle(), s); },
+            [&] { use_graph ? graph->forward() : legacy.forward(); }, w.timing);
+    else
+        w.timing.graph_error = "this cuDNN has no cudnnSetStream";
+    m.lap("cuda_graph");
+    auto& d = m.r.details;
+    d["phases_ms"] = m.phases;
+    const double ms = w.headline();
+    const double per_call = w.timing.per_call_median();
+    const double tflops = ms > 0 ? m.shape.flops() / (ms * 1e-3) / 1e12 : 0;
+    const bool tf32 = !m.req.half && m.req.cc_major >= 8 &&
+                      (use_graph ? graph->tensor_cores() : legacy.math_type() != cudnn_api::CUDNN_FMA_MATH);
+    d["api"] = use_graph ? "graph" : "legacy";
+    d["algo"] = use_graph ? graph->label() : legacy.label();
+    d["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores") : legacy.math();
+    d["tf32_possible"] = tf32;
+    d["workspace_bytes"] = use_graph ? graph->workspace_bytes() : legacy.workspace_bytes();
+    d["rel_error"] = rel_json(w.accuracy.rel);
+    d["max_abs_error"] = w.accuracy.max_abs;
+    // The headline is the amortised time; the per-call figures include the
+    // host's launch of each run.
+    d["timing"] = w.timing.to_json(m.timing);
+    d["median_ms"] = ms;
+    d["amortised_ms"] = ms;
+    d["per_call_ms"] = per_call;
+    if (!w.timing.graphed.empty()) d["cuda_graph_ms"] = w.timing.graphed_median();
+    d["runs"] = w.timing.per_call.size();
+    d["min_ms"] = w.timing.per_call.empty() ? ms : w.timing.per_call.front();
+    d["max_ms"] = w.timing.per_call.empty() ? ms : w.timing.per_call.back();
+    d["tflops"] = tflops;
+    std::string other = use_graph ? "; legacy API " + legacy.label() + " " + fmt(lm.headline(), 3) + " ms"
+                                  : (gm ? "; graph API " + graph->label() + " " + fmt(gm->headline(), 3) + " ms" : "");
+    m.r.summary = std::string(m.req.half ? "fp16 tensor-op " : "fp32 ") + m.shape.str() + ": " + fmt(ms, 3) +
+                  " ms, " + fmt(tflops, 1) + " TFLOP/s (" +
+                  (use_graph ? "graph API " + graph->label() : legacy.label()) + ", " + fmt(per_call, 3) +
+                  " ms per call, rel. error " + fmt(w.accuracy.rel, 6) +
+                  (m.req.half ? "" : (tf32 ? ", TF32" : ", no TF32")) + other + ")";
+}
+
+}  // namespace
+
+StepResult ConvCheck::measure() {
+    auto& st = *s_;
+    const int runs = std::max(1, st.opts.runs);
+    // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
+    // 11 bits, so they get 5e-3.
+    Measuring m{st.req, st.opts.shape, {}, st.req.half ? 5e-3 : 1e-3, TimingPlan{3, runs, 3, runs}};
+    m.r.step = st.req.half ? "conv_fp16" : "conv";
     try {
         if (st.failed) throw *st.failed;
-        auto& bench = *st.bench;
-        auto& legacy = *st.legacy;
-        legacy.tune();
-        lap("legacy_choose");
-        Measured lm = bench.measure([&] { legacy.forward(); }, tol, timing);
-        lap("legacy_verify_and_time");
-        nlohmann::json legacy_json = {{"algo", legacy.label()},
-                                      {"math", legacy.math()},
-                                      {"workspace_bytes", legacy.workspace_bytes()},
-                                      {"rel_error", rel_json(lm.accuracy.rel)},
-                                      {"max_abs_error", lm.accuracy.max_abs},
-                                      {"algorithms", legacy.candidates_json()}};
-        r.details = {{"shape", sh.str()},
-                     {"dtype", req.half ? "float16" : "float32"},
-                     {"layout", "NCHW"},
-                     {"tolerance", tol},
-                     {"samples", lm.accuracy.samples},
-                     {"legacy", legacy_json}};
-        if (!(lm.accuracy.rel < tol)) throw wrong("legacy API (" + legacy.label() + ")", lm.accuracy.rel, r.details);
-        legacy_json["median_ms"] = lm.headline();
-        legacy_json["timing"] = lm.timing.to_json(timing);
-        r.details["legacy"] = legacy_json;
-
-        // ---- The graph API, the way the frameworks reach cuDNN's engines.
-        auto& graph = st.graph;
-        std::optional<Measured> gm;
-        auto& graph_problem = st.graph_problem;
-        if (graph) {
-            try {
-                // Each candidate: one warm-up, then three batches of 5 runs.
-                if (!graph_problem) graph->tune(TimingPlan{1, 0, 3, 5});
-                lap("graph_autotune");
-                if (!graph_problem) gm = bench.measure([&] { graph->forward(); }, tol, timing);
-                lap("graph_verify_and_time");
-            } catch (const ConvFailure& f) {
-                graph_problem = f;
-            }
-            nlohmann::json gj = {{"configs", graph->candidates_json()}};
-            if (gm) {
-                gj["engine"] = graph->engine();
-                gj["tensor_cores"] = graph->tensor_cores();
-                gj["workspace_bytes"] = graph->workspace_bytes();
-                gj["rel_error"] = rel_json(gm->accuracy.rel);
-                gj["max_abs_error"] = gm->accuracy.max_abs;
-                if (!gm->timing.per_call.empty() || !gm->timing.amortised.empty()) {
-                    gj["median_ms"] = gm->headline();
-                    gj["timing"] = gm->timing.to_json(timing);
-                }
-            } else if (graph_problem) {
-                gj["error"] = graph_problem->summary;
-                if (graph_problem->details.contains("call")) gj["call"] = graph_problem->details["call"];
-                if (graph_problem->details.contains("cudnn_status"))
-                    gj["cudnn_status"] = graph_problem->details["cudnn_status"];
-            }
-            r.details["graph"] = gj;
-            if (gm && !(gm->accuracy.rel < tol)) throw wrong("graph API (" + graph->label() + ")", gm->accuracy.rel, r.details);
-        } else {
-            r.details["graph"] = {{"error", "this cuDNN has no graph (backend) API"}};
-        }
-
-        // The faster of the two, amortised, is what this pair delivers.
-        const bool use_graph = gm && gm->headline() < lm.headline();
-        Measured& m = use_graph ? *gm : lm;
-        // The winner also as a CUDA graph, as PyTorch's graph replay runs it.
-        if (cudnn.set_stream)
-            time_cuda_graph(
-                cuda, bench.events(), timing,
-                [&](cuda_api::cudaStream_t s) { return cudnn.set_stream(legacy.handle(), s); },
-                [&] { use_graph ? graph->forward() : legacy.forward(); }, m.timing);
-        else
-            m.timing.graph_error = "this cuDNN has no cudnnSetStream";
-        lap("cuda_graph");
-        r.details["phases_ms"] = phases;
-        const double ms = m.headline();
-        const double per_call = m.timing.per_call_median();
-        const double tflops = ms > 0 ? sh.flops() / (ms * 1e-3) / 1e12 : 0;
-        const bool tf32 = !req.half && req.cc_major >= 8 &&
-                          (use_graph ? graph->tensor_cores() : legacy.math_type() != cudnn_api::CUDNN_FMA_MATH);
-        r.details["api"] = use_graph ? "graph" : "legacy";
-        r.details["algo"] = use_graph ? graph->label() : legacy.label();
-        r.details["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores") : legacy.math();
-        r.details["tf32_possible"] = tf32;
-        r.details["workspace_bytes"] = use_graph ? graph->workspace_bytes() : legacy.workspace_bytes();
-        r.details["rel_error"] = rel_json(m.accuracy.rel);
-        r.details["max_abs_error"] = m.accuracy.max_abs;
-        // The headline is the amortised time; the per-call figures include
-        // the host's launch of each run.
-        r.details["timing"] = m.timing.to_json(timing);
-        r.details["median_ms"] = ms;
-        r.details["amortised_ms"] = ms;
-        r.details["per_call_ms"] = per_call;
-        if (!m.timing.graphed.empty()) r.details["cuda_graph_ms"] = m.timing.graphed_median();
-        r.details["runs"] = m.timing.per_call.size();
-        r.details["min_ms"] = m.timing.per_call.empty() ? ms : m.timing.per_call.front();
-        r.details["max_ms"] = m.timing.per_call.empty() ? ms : m.timing.per_call.back();
-        r.details["tflops"] = tflops;
-        std::string other = use_graph ? "; legacy API " + legacy.label() + " " + fmt(lm.headline(), 3) + " ms"
-                                      : (gm ? "; graph API " + graph->label() + " " + fmt(gm->headline(), 3) + " ms" : "");
-        r.summary = std::string(req.half ? "fp16 tensor-op " : "fp32 ") + sh.str() + ": " + fmt(ms, 3) + " ms, " +
-                    fmt(tflops, 1) + " TFLOP/s (" + (use_graph ? "graph API " + graph->label() : legacy.label()) +
-                    ", " + fmt(per_call, 3) + " ms per call, rel. error " + fmt(m.accuracy.rel, 6) +
-                    (req.half ? "" : (tf32 ? ", TF32" : ", no TF32")) + other + ")";
-        if (graph_problem) {
+        Measured lm = measure_legacy(m, *st.bench, *st.legacy);
+        auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem);
+        report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm);
+        if (st.graph_problem) {
             // The legacy API works, so the pair passes; the frameworks would not.
-            r.status = Status::warn;
-            r.summary += "; graph API: " + graph_problem->summary;
-            r.advice = graph_problem->advice;
+            m.r.status = Status::warn;
+            m.r.summary += "; graph API: " + st.graph_problem->summary;
+            m.r.advice = st.graph_problem->advice;
         } else {
-            r.status = Status::ok;
+            m.r.status = Status::ok;
         }
     } catch (const ConvFailure& f) {
-        r.status = Status::fail;
-        r.summary = f.summary;
-        r.advice = f.advice;
-        if (!f.details.is_null() && !f.details.empty()) r.details.update(f.details);
+        m.r.status = Status::fail;
+        m.r.summary = f.summary;
+        m.r.advice = f.advice;
+        if (!f.details.is_null() && !f.details.empty()) m.r.details.update(f.details);
     }
-    return r;
+    return m.r;
 }
 
 }  // namespace cudaenv::check

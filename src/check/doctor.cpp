@@ -115,10 +115,7 @@ Finding cudnn_finding(const DoctorInput& in) {
     }
     std::vector<std::string> active_dirs;
     if (in.active && in.active->cudnn) {
-        for (const auto& d : in.active->cudnn->bin_dirs) active_dirs.push_back(fsx::to_utf8(d));
-        for (const auto& d : in.active->cudnn->lib_dirs) active_dirs.push_back(fsx::to_utf8(d));
-        if (in.active->cudnn->layout == "system")
-            for (const auto& s : in.system_dirs) active_dirs.push_back(s);
+        for (const auto& d : search_dirs(*in.active->cudnn)) active_dirs.push_back(fsx::to_utf8(d));
     }
     const auto& first = places.front();
     bool first_is_active = false;

@@ -15,9 +15,11 @@ namespace cudaenv::check {
 namespace {
 
 // Versions from the installed distributions' metadata: no framework is
-// imported, so this stays fast even with TensorFlow installed.
+// imported, so this stays fast even with TensorFlow installed. A torch wheel
+// from PyPI has no build tag in its metadata ("2.11.0"), but torch/version.py
+// has it ("2.11.0+cu130"): read as text, never imported.
 const char* dist_probe = R"PY(
-import json
+import json, re
 try:
     from importlib import metadata
 except ImportError:
@@ -28,7 +30,15 @@ for d in ["tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel", 
     try:
         r[d] = metadata.version(d)
     except Exception:
-        pass
+        continue
+    if d == "torch" and "+" not in r[d]:
+        try:
+            text = metadata.distribution(d).locate_file("torch/version.py").read_text()
+            m = re.search(r"__version__\s*=\s*['\"]([^'\"]+)['\"]", text)
+            if m and m.group(1).startswith(r[d] + "+"):
+                r[d] = m.group(1)
+        except Exception:
+            pass
 print("@@cudaenv-dists " + json.dumps(r))
 )PY";
 
@@ -39,6 +49,24 @@ std::string active_words(const DoctorInput& in) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> installed_frameworks(const std::string& path,
+                                                                     std::chrono::milliseconds timeout) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::optional<std::string> py;
+    for (auto name : {"python3", "python"})
+        if ((py = platform::find_on_path(name, path))) break;
+    if (!py) return out;
+    auto r = platform::run_process({*py, "-c", dist_probe}, platform::environment(), timeout);
+    auto pos = r.out.find("@@cudaenv-dists ");
+    if (pos == std::string::npos) return out;
+    auto line = r.out.substr(pos + 16);
+    auto j = parse_json(line.substr(0, line.find('\n')));
+    if (j.is_object())
+        for (const auto& [dist, v] : j.items())
+            if (v.is_string()) out.emplace_back(dist, v.get<std::string>());
+    return out;
+}
 
 Finding framework_finding(const std::string& dist, const std::string& version, const DoctorInput& in) {
     Finding f{"framework", Status::ok, "", "", nlohmann::json::object()};
@@ -148,22 +176,8 @@ std::vector<Finding> client_findings(const DoctorInput& in) {
     if (in.active && !in.active->toolkit.nvcc.empty())
         out.push_back(host_compiler_finding(in.active->toolkit.version, in.active_spec, in.env, in.windows));
     // Frameworks in the active Python.
-    auto path = in.env("PATH").value_or("");
-    std::optional<std::string> py;
-    for (auto name : {"python3", "python"})
-        if ((py = platform::find_on_path(name, path))) break;
-    if (py) {
-        auto r = platform::run_process({*py, "-c", dist_probe}, platform::environment(), in.python_timeout);
-        auto pos = r.out.find("@@cudaenv-dists ");
-        if (pos != std::string::npos) {
-            auto line = r.out.substr(pos + 16);
-            line = line.substr(0, line.find('\n'));
-            auto j = parse_json(line);
-            if (j.is_object())
-                for (const auto& [dist, v] : j.items())
-                    if (v.is_string()) out.push_back(framework_finding(dist, v.get<std::string>(), in));
-        }
-    }
+    for (const auto& [dist, version] : installed_frameworks(in.env("PATH").value_or(""), in.python_timeout))
+        out.push_back(framework_finding(dist, version, in));
     // WSL2.
     auto wsl = detect_wsl(in.env);
     if (wsl.wsl) {

@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/update_shims.hpp"
 #include "core/rehash.hpp"
 #include "core/adopt.hpp"
+#include "core/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -20,6 +22,7 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
     std::unique_ptr<ExclusiveLock> system_lock;  // --system: adopt into the shared system store
     if (system) system_lock = enter_system_store(ctx, false);
     auto& store = ctx.store();
+    if (system) refuse_untrusted(dir, store.root());  // before config.lock is made or anything written
     auto lock = store.lock();  // what is known, adopted and saved: one step
     if (path_entry_under(fsx::to_utf8(dir), fsx::to_utf8(store.root()), native_path_style()))
         throw Error("'" + fsx::to_utf8(dir) + "' is inside the store; installed pairs are already known",
@@ -29,6 +32,8 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
         throw Error("'" + fsx::to_utf8(dir) + "' is neither a CUDA toolkit nor a cuDNN folder",
                     "a toolkit has bin/nvcc or a CUDA runtime library (lib64/libcudart.so.*, bin/cudart64_*.dll); "
                     "a cuDNN has include/cudnn_version.h with lib/libcudnn.so.* or bin/cudnn64_*.dll");
+    if (system)
+        for (const auto& f : found) refuse_untrusted(f.path, store.root());
     adopt(found, store);
     store.save_config();
     update_shims(ctx);
@@ -43,8 +48,7 @@ void run_add(Context& ctx, const std::string& dir_text, bool system) {
 
 }  // namespace
 
-void register_add(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("add", "Adopt an existing toolkit or cuDNN folder (it is not copied)");
+void register_add(CLI::App* cmd, Context& ctx) {
     auto dir = std::make_shared<std::string>();
     cmd->add_option("dir", *dir, "The folder")->required();
     auto system = std::make_shared<bool>(false);

@@ -6,10 +6,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "check/gpu_code_step.hpp"
 #include "check/probe.hpp"
 #include "check/report.hpp"
 #include "check/runner.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
 #include "core/system_store.hpp"
 #include "util/error.hpp"
@@ -27,6 +30,7 @@ struct CheckArgs {
     int runs = 25;
     bool system = false;
     std::string report;
+    gpu::Overrides gpu;
 };
 
 std::string render(const check::PairResult& r) {
@@ -88,6 +92,11 @@ void run_check(Context& ctx, const CheckArgs& a) {
     if (!a.json)
         for (const auto& p : pairs) std::cerr << "checking " << p.spec() << " ...\n";
     auto results = check::check_pairs(pairs, store, opts);
+    {
+        auto machine = machine_for(ctx, a.gpu, gpu::Probe::allowed, a.json);
+        gpu::CodeCache code(store.root());
+        for (auto& r : results) check::add_gpu_code_step(r, machine, code);
+    }
     if (!a.json)
         for (const auto& r : results) std::cout << render(r);
     if (a.system) system_lock = lock_system_store(store.root(), true);
@@ -116,9 +125,8 @@ void run_check(Context& ctx, const CheckArgs& a) {
 
 }  // namespace
 
-void register_check(CLI::App& app, Context& ctx) {
+void register_check(CLI::App* cmd, Context& ctx) {
     auto a = std::make_shared<CheckArgs>();
-    auto* cmd = app.add_subcommand("check", "Prove pairs work: load every library, versions, a timed convolution");
     cmd->add_option("spec", a->specs, "Pairs to check (default: the active one)");
     cmd->add_flag("--all", a->all, "Check every installed pair");
     cmd->add_flag("--json", a->json, "Print JSON");
@@ -127,6 +135,7 @@ void register_check(CLI::App& app, Context& ctx) {
     cmd->add_option("--runs", a->runs,
                     "Timed runs per convolution, each per call and then in 3 back-to-back batches (default 25)");
     add_system_flag(cmd, a->system);
+    add_gpu_options(cmd, a->gpu);
     cmd->add_option("--report", a->report,
                     "Merge the `check --json` outputs (*.json) in this folder, from many nodes, into one node x pair "
                     "table (Markdown; JSON with --json)");

@@ -1,18 +1,17 @@
-// cudaenv completions <sh>: the completion script for a shell.
+// cudaenv completions <sh>: the completion script for a shell. Each script
+// is generic: on TAB it asks `cudaenv __complete` (commands/complete.cpp).
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "commands/context.hpp"
+#include "commands/command_table.hpp"
 #include "shell/shell.hpp"
-#include "util/strings.hpp"
 
 namespace cudaenv {
 
-void register_completions(CLI::App& app, Context&) {
-    auto* cmd = app.add_subcommand("completions", "Print the completion script for a shell");
+void register_completions(CLI::App* cmd, Context&) {
     auto shell = std::make_shared<std::string>();
-    cmd->add_option("shell", *shell, "One of " + str::join(shell_names(), ", "))->required();
-    cmd->callback([&app, shell] { std::cout << make_shell(*shell)->completion_script(command_names(app)); });
+    cmd->add_option("shell", *shell, "One of " + shell_choices())->required();
+    cmd->callback([shell] { std::cout << make_shell(*shell)->completion_script(); });
 }
 
 }  // namespace cudaenv

@@ -1,7 +1,6 @@
 #include "commands/context.hpp"
 
-#include <CLI/CLI.hpp>
-
+#include "commands/command_table.hpp"
 #include "core/system_store.hpp"
 #include "core/detect_cache.hpp"
 #include "platform/install_dirs.hpp"
@@ -58,7 +57,7 @@ void Context::refresh_session_shims() {
     auto exe = platform::executable_path();
     auto main_exe = platform::sibling_program("cudaenv");
     if (exe.filename() != main_exe.filename() && platform::is_executable(main_exe)) exe = main_exe;
-    InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(store().root())};
+    InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(store().root()), true, integration_commands()};
     auto dir = store().shims_dir();
     auto same = [](const std::filesystem::path& p, const std::string& want) {
         auto have = fsx::read_file(p);
@@ -68,13 +67,6 @@ void Context::refresh_session_shims() {
         same(dir / "cudaenv.cmd", cmd_session_shim(opts)))
         return;
     write_session_shims(opts);
-}
-
-std::vector<std::string> command_names(const CLI::App& app) {
-    std::vector<std::string> out;
-    for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); }))
-        out.push_back(sub->get_name());
-    return out;
 }
 
 }  // namespace cudaenv

@@ -49,44 +49,10 @@ private:
 // the integration); throws a clear error with set-up hints when there is none.
 std::unique_ptr<Shell> integration_shell(const std::string& command);
 
-// One function per command file; each adds its subcommand to `app`.
-void register_list(CLI::App& app, Context& ctx);
-void register_current(CLI::App& app, Context& ctx);
-void register_use(CLI::App& app, Context& ctx);
-void register_deactivate(CLI::App& app, Context& ctx);
-void register_local(CLI::App& app, Context& ctx);
-void register_global(CLI::App& app, Context& ctx);
-void register_env(CLI::App& app, Context& ctx);
-void register_init(CLI::App& app, Context& ctx);
-void register_exec(CLI::App& app, Context& ctx);
-void register_which(CLI::App& app, Context& ctx);
-void register_add(CLI::App& app, Context& ctx);
-void register_discover(CLI::App& app, Context& ctx);
-void register_pair(CLI::App& app, Context& ctx);
-void register_completions(CLI::App& app, Context& ctx);
-void register_hook_env(CLI::App& app, Context& ctx);
-void register_rehash(CLI::App& app, Context& ctx);
-void register_setup(CLI::App& app, Context& ctx);
-// The real `install` lives in the cudaenv-install program (src/main_install.cpp);
-// the cudaenv executable registers a forwarder that runs it.
-void register_install(CLI::App& app, Context& ctx);
-void register_install_forward(CLI::App& app, Context& ctx);
-void register_uninstall(CLI::App& app, Context& ctx);
-void register_check(CLI::App& app, Context& ctx);
-// `__probe`, the child of `check`: only the cudaenv-probe program (src/main_probe.cpp).
-void register_probe(CLI::App& app, Context& ctx);
-void register_doctor(CLI::App& app, Context& ctx);
-void register_export(CLI::App& app, Context& ctx);
-void register_kernel(CLI::App& app, Context& ctx);
-
-// --system on install, add, uninstall, check (commands/system_option.cpp):
+// --system on install, add, uninstall, check, pair (commands/system_option.cpp):
 // adds the flag; enter_system_store() then makes ctx.store() the shared system
 // store, locked for writing for as long as the returned lock lives.
 void add_system_flag(CLI::App* cmd, bool& flag);
 std::unique_ptr<ExclusiveLock> enter_system_store(Context& ctx, bool quiet);
-void register_trace(CLI::App& app, Context& ctx);
-
-// The names of all subcommands, for completion scripts.
-std::vector<std::string> command_names(const CLI::App& app);
 
 }  // namespace cudaenv

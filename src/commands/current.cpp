@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -41,8 +42,7 @@ void run_current(Context& ctx, bool json) {
 
 }  // namespace
 
-void register_current(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("current", "Show the active pair and what set it");
+void register_current(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print JSON");
     cmd->callback([&ctx, json] { run_current(ctx, *json); });

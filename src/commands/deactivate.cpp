@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "shell/shell.hpp"
 
@@ -19,8 +20,7 @@ void run_deactivate(Context& ctx) {
 
 }  // namespace
 
-void register_deactivate(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("deactivate", "Undo `use`: every variable back to what it was");
+void register_deactivate(CLI::App* cmd, Context& ctx) {
     cmd->callback([&ctx] { run_deactivate(ctx); });
 }
 

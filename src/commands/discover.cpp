@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/update_shims.hpp"
 #include "core/rehash.hpp"
@@ -74,8 +75,7 @@ void run_discover(Context& ctx, bool add, const std::vector<std::string>& root_a
 
 }  // namespace
 
-void register_discover(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("discover", "Find toolkits and cuDNNs in the usual places");
+void register_discover(CLI::App* cmd, Context& ctx) {
     auto add = std::make_shared<bool>(false);
     auto json = std::make_shared<bool>(false);
     auto roots = std::make_shared<std::vector<std::string>>();

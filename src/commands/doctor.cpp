@@ -3,8 +3,11 @@
 #include <iostream>
 
 #include "check/doctor.hpp"
+#include "check/doctor_gpu.hpp"
 #include "check/pwsh_policy.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
 #include "core/cmake_cache.hpp"
 #include "platform/platform.hpp"
@@ -22,7 +25,7 @@ void add_stale_build_findings(std::vector<check::Finding>& findings, const fs::p
                             {{"file", fsx::to_utf8(s.file)}, {"variable", s.variable}, {"value", s.value}}});
 }
 
-void run_doctor_cmd(Context& ctx, bool json) {
+void run_doctor_cmd(Context& ctx, bool json, const gpu::Overrides& overrides) {
     check::DoctorInput in;
     in.env = ctx.env();
     in.windows = platform::is_windows;
@@ -35,6 +38,8 @@ void run_doctor_cmd(Context& ctx, bool json) {
         in.active_error = e.what();
     }
     auto findings = check::run_doctor(in);
+    for (auto& f : check::gpu_findings(in, machine_for(ctx, overrides, gpu::Probe::allowed, json), ctx.store().root()))
+        findings.push_back(std::move(f));
     if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
     if (platform::is_windows) findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
     bool failed = false;
@@ -55,11 +60,12 @@ void run_doctor_cmd(Context& ctx, bool json) {
 
 }  // namespace
 
-void register_doctor(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("doctor", "Diagnose this machine's CUDA set-up: PATH, shadowing cuDNNs, driver, frameworks");
+void register_doctor(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
+    auto overrides = std::make_shared<gpu::Overrides>();
     cmd->add_flag("--json", *json, "Print JSON");
-    cmd->callback([&ctx, json] { run_doctor_cmd(ctx, *json); });
+    add_gpu_options(cmd, *overrides);
+    cmd->callback([&ctx, json, overrides] { run_doctor_cmd(ctx, *json, *overrides); });
 }
 
 }  // namespace cudaenv

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
@@ -26,13 +27,12 @@ void run_env(Context& ctx, const std::string& spec, const std::string& shell_nam
 
 }  // namespace
 
-void register_env(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("env", "Print the code that `use <spec>` evaluates, or the variables as JSON");
+void register_env(CLI::App* cmd, Context& ctx) {
     auto spec = std::make_shared<std::string>();
     auto shell = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
     cmd->add_option("spec", *spec, "The pair")->required();
-    cmd->add_option("--shell", *shell, "bash, zsh, fish, pwsh, powershell or cmd");
+    cmd->add_option("--shell", *shell, "One of " + shell_choices());
     cmd->add_flag("--json", *json, "Print {\"set\": {...}, \"unset\": [...]}");
     cmd->callback([&ctx, spec, shell, json] { run_env(ctx, *spec, *shell, *json); });
 }

@@ -1,8 +1,11 @@
 // cudaenv exec <spec> -- <cmd> [args...]: run one command inside a pair's
 // environment; its exit status passes through.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 
@@ -13,14 +16,16 @@ namespace {
 void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> command) {
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw UsageError("no command to run", "cudaenv exec 12.4 -- nvcc --version");
-    auto env = ctx.plan_for(spec).applied_to(platform::environment(), native_path_style());
+    auto plan = ctx.plan_for(spec);
+    if (plan.folders)
+        if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
+    auto env = plan.applied_to(platform::environment(), native_path_style());
     ctx.exit_code = platform::exec_command(command, env);
 }
 
 }  // namespace
 
-void register_exec(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("exec", "Run one command inside a pair's environment");
+void register_exec(CLI::App* cmd, Context& ctx) {
     // The spec and the command are taken as they come, and never handed back
     // to the top-level parser (which would reject them): a declared positional
     // for the spec would make CLI11 pass everything after `--` up.

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "core/spec.hpp"
 #include "export/formats.hpp"
@@ -55,8 +56,7 @@ void run_export(Context& ctx, const ExportArgs& a) {
 
 }  // namespace
 
-void register_export(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("export", "Write pairs for tools that never see a shell: cmake-presets, dotenv, github-env, lmod, tcl");
+void register_export(CLI::App* cmd, Context& ctx) {
     auto a = std::make_shared<ExportArgs>();
     std::string formats;
     for (const auto& f : exporting::formats()) formats += std::string("\n  ") + f.name + ": " + f.summary;

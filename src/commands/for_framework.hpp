@@ -23,10 +23,14 @@ void add_for_options(CLI::App* cmd, ForOptions& opts);
 
 struct ForChoice {
     FrameworkBuild build;
-    std::string label;                 // "tensorflow 2.10 (windows)"
+    std::string label;                 // "tensorflow 2.10 (windows)", "torch 2.11.0+cu130 (linux, installed)"
     std::optional<PairChoice> choice;  // nullopt: nothing installed fits
+    bool installed = false;            // the build came from the active Python's installed one
+    std::string gpu_warning;           // torch: the installed wheel of that version leaves a GPU here out
 };
 
+// A request without a build (`torch==2.11.0`) takes the build installed in
+// the active Python when its release matches (this system only, no --os).
 ForChoice choose_for_framework(Store& store, const ForOptions& opts);
 
 // The installed pair's full spec; says why on stderr. Throws with the

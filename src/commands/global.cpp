@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 
 namespace cudaenv {
@@ -30,8 +31,7 @@ void run_global(Context& ctx, const std::string& spec_text, bool unset) {
 
 }  // namespace
 
-void register_global(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("global", "Show or set the default pair");
+void register_global(CLI::App* cmd, Context& ctx) {
     auto spec = std::make_shared<std::string>();
     auto unset = std::make_shared<bool>(false);
     cmd->add_option("spec", *spec, "The new default");

@@ -8,9 +8,10 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
-#include "shell/commands.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -25,7 +26,11 @@ void run_hook_env(Context& ctx) {
     EnvDiff diff;
     if (auto file = find_version_file(ctx.cwd())) {
         try {
-            diff = ctx.plan_for(file->spec.str()).diff;
+            auto plan = ctx.plan_for(file->spec.str());
+            diff = plan.diff;
+            if (plan.folders)
+                if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders))
+                    std::cerr << "cudaenv: warning: " << *w << "\n";
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }
@@ -39,9 +44,7 @@ void run_hook_env(Context& ctx) {
 
 }  // namespace
 
-void register_hook_env(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("hook-env", "Code for the auto-switch hook of `cudaenv init` (internal)");
-    if (command_hidden("hook-env")) cmd->group("");
+void register_hook_env(CLI::App* cmd, Context& ctx) {
     cmd->callback([&ctx] { run_hook_env(ctx); });
 }
 

@@ -3,11 +3,17 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/download_options.hpp"
 #include "commands/for_framework.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/update_shims.hpp"
+#include "install/fetch.hpp"
 #include "install/installer.hpp"
+#include "gpu/install_choice.hpp"
 #include "install/mirror.hpp"
+#include "install/sync.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -23,20 +29,33 @@ struct InstallArgs {
     std::string components;
     std::string sha256;
     bool list = false;
-    bool quiet = false;
+    bool dry_run = false;
+    bool locked = false;
+    DownloadOptions download;
     ForOptions for_opts;
     bool system = false;
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_install(Context& ctx, const InstallArgs& args) {
     // --system: into the shared system store, held against other admins' installs on any node.
     std::unique_ptr<ExclusiveLock> system_lock;
-    if (args.system && !args.list) system_lock = enter_system_store(ctx, args.quiet);
+    if (args.system && !args.list) system_lock = enter_system_store(ctx, args.download.quiet);
     auto& store = ctx.store();
     install::InstallOptions opts;
-    opts.quiet = args.quiet;
+    opts.quiet = args.download.quiet;
+    opts.dry_run = args.dry_run;
+    opts.connections = install::choose_connections(args.download.connections);
     opts.sha256 = args.sha256;
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror);
+    if (args.locked) {  // the same as `cudaenv sync --locked`
+        if (!args.targets.empty() || args.list) throw UsageError("--locked installs the project's cudaenv.lock: give no spec");
+        auto mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror, "");
+        install::SyncOptions so{install::SyncOptions::Mode::locked, opts.quiet, args.dry_run, opts.connections, mirror};
+        if (install::sync_project(store, ctx.cwd(), so, std::cout)) update_shims(ctx);
+        return;
+    }
     for (const auto& c : str::split(args.components, ','))
         if (auto t = str::trim(c); !t.empty()) opts.components.emplace_back(t);
 
@@ -76,16 +95,23 @@ void run_install(Context& ctx, const InstallArgs& args) {
     if (!archives.empty()) {
         if (!args.components.empty()) throw UsageError("--components is for installs from a mirror");
         install::install_archives(store, archives, opts, std::cout);
-        update_shims(ctx);
+        if (!args.dry_run) update_shims(ctx);
         return;
     }
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
+    // Only releases that run on this machine's GPUs (or --gpu's), decided before any download.
+    auto machine = std::make_shared<gpu::Machine>(machine_for(ctx, args.gpu, gpu::Probe::allowed));
+    if (machine->known())
+        opts.runs_here = [machine, force = args.force](const std::string& product, std::vector<Version>& rs,
+                                                       const Version& wanted) {
+            gpu::keep_releases_that_run(product, rs, wanted, *machine, force, std::cerr);
+        };
     for (const auto& spec : specs) {
         if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");
         install::install_spec(store, spec, opts, std::cout);
     }
-    update_shims(ctx);
+    if (!args.dry_run) update_shims(ctx);
     if (!for_targets.empty())
         std::cerr << "hint: pin it for the project: cudaenv local --for " << args.for_opts.for_text
                   << (args.for_opts.os.empty() ? "" : " --os " + args.for_opts.os) << "\n";
@@ -93,9 +119,7 @@ void run_install(Context& ctx, const InstallArgs& args) {
 
 }  // namespace
 
-void register_install(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "install", "Install a toolkit / cuDNN into the store from NVIDIA archives or a redist mirror");
+void register_install(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<InstallArgs>();
     cmd->add_option("what", args->targets,
                     "A spec (11.8, 12.6+9.8.0) to fetch from the mirror, or archive files "
@@ -108,9 +132,14 @@ void register_install(CLI::App& app, Context& ctx) {
                     "NVRTC, CUPTI, NVTX, ...)");
     cmd->add_option("--sha256", args->sha256, "Expected SHA-256 of the one archive given");
     cmd->add_flag("--list", args->list, "List the releases the mirror offers");
-    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    add_download_options(cmd, args->download);
+    cmd->add_flag("--dry-run", args->dry_run, "Print the plan (every archive, its size, the folders, the pin); change nothing");
+    cmd->add_flag("--locked", args->locked, "Install the project's cudaenv.lock, as `cudaenv sync --locked`");
     add_for_options(cmd, args->for_opts);
     add_system_flag(cmd, args->system);
+    add_gpu_options(cmd, args->gpu);
+    cmd->add_flag("--force", args->force,
+                  "Install a release even when it cannot run on this machine's GPUs (building for another machine)");
     cmd->callback([&ctx, args] { run_install(ctx, *args); });
 }
 

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/spec.hpp"
@@ -79,8 +80,7 @@ void run_list(Context& ctx, const std::string& prefix) {
 
 }  // namespace
 
-void register_kernel(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("kernel", "Jupyter kernels that run under a pair: add, list, remove");
+void register_kernel(CLI::App* cmd, Context& ctx) {
     cmd->require_subcommand(1);
     auto a = std::make_shared<KernelArgs>();
     auto* add = cmd->add_subcommand("add", "Write a kernelspec whose argv starts with `cudaenv exec SPEC --`");

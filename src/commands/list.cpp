@@ -4,8 +4,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
+#include "gpu/inspect.hpp"
 #include "core/node_checks.hpp"
 #include "core/detect_cache.hpp"
 #include "util/error.hpp"
@@ -22,7 +25,7 @@ std::string where(const Record& r) {
     return fsx::to_utf8(r.path) + (r.shared ? " (shared)" : "");
 }
 
-void run_list(Context& ctx, bool json, bool bare, bool refresh) {
+void run_list(Context& ctx, bool json, bool bare, bool refresh, const gpu::Overrides& overrides) {
     auto& store = ctx.store();
     auto pairs = all_pairs(store);
     auto orphans = cudnns_without_toolkit(store);
@@ -49,11 +52,23 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
         return active_pair && active_pair->toolkit.path == p.toolkit.path && cudnn_path(*active_pair) == cudnn_path(p);
     };
     // The result on this node (a shared store spans nodes with other GPUs and drivers).
-    auto last_check = [&](const Pair& p) { return node_last_check(store, fsx::to_utf8(p.toolkit.path), cudnn_path(p)); };
+    const auto checks = node_last_checks(store);
+    auto last_check = [&](const Pair& p) -> std::optional<std::string> {
+        auto it = checks.find({fsx::to_utf8(p.toolkit.path), cudnn_path(p)});
+        return it == checks.end() ? std::nullopt : std::optional(it->second);
+    };
 
     if (bare) {
         for (const auto& s : specs) std::cout << s << "\n";
         return;
+    }
+    // Whether each pair runs on this machine's GPUs: from the caches, never the probe.
+    auto machine = machine_for(ctx, overrides, gpu::Probe::cache_only, json);
+    std::vector<gpu::PairVerdict> runs;
+    {
+        DetectionCache folders(store);
+        gpu::CodeCache code(store.root());
+        runs = gpu::judge_pairs(pairs, folders, code, machine, gpu::Scan::read);
     }
     if (json) {
         auto arr = nlohmann::json::array();
@@ -74,6 +89,7 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
                               {"shared", p.cudnn->shared}};
             auto check = last_check(p);
             j["check"] = check ? nlohmann::json(*check) : nlohmann::json(nullptr);
+            j["gpu"] = {{"runs", gpu::runs_cell(runs[i])}, {"summary", runs[i].line(machine)}};
             arr.push_back(std::move(j));
         }
         auto loose = nlohmann::json::array();
@@ -83,14 +99,16 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
                              {"path", fsx::to_utf8(c.path)},
                              {"managed", c.managed},
                              {"shared", c.shared}});
-        std::cout << nlohmann::json{{"pairs", arr}, {"cudnn_without_toolkit", loose}}.dump(2) << "\n";
+        std::cout << nlohmann::json{{"pairs", arr}, {"cudnn_without_toolkit", loose}, {"machine", gpu::machine_json(machine)}}
+                         .dump(2)
+                  << "\n";
         return;
     }
     if (pairs.empty() && orphans.empty()) {
         std::cerr << "No CUDA installed yet. Try `cudaenv discover --add` or `cudaenv install 12.6`.\n";
         return;
     }
-    Table t({"", "SPEC", "CUDA", "CUDNN", "WHERE", "CHECK"});
+    Table t({"", "SPEC", "CUDA", "CUDNN", "WHERE", "CHECK", "GPU"});
     for (size_t i = 0; i < pairs.size(); ++i) {
         const auto& p = pairs[i];
         std::string loc = where(p.toolkit);
@@ -98,25 +116,30 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh) {
                         !p.cudnn->managed))
             loc += " + " + where(*p.cudnn);
         t.add({is_active(p) ? "*" : "", specs[i], p.toolkit.version.str(),
-               p.cudnn ? p.cudnn->version.str() : "-", loc, last_check(p).value_or("-")});
+               p.cudnn ? p.cudnn->version.str() : "-", loc, last_check(p).value_or("-"), gpu::runs_cell(runs[i])});
     }
     for (const auto& c : orphans)
         t.add({"", "-", "-", c.version.str() + (c.cuda_major ? " (for CUDA " + std::to_string(c.cuda_major) + ")" : ""),
-               where(c), "no toolkit for it"});
+               where(c), "no toolkit for it", ""});
     std::cout << t.str();
+    // Why a pair is not native, one line each.
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (runs[i].runs == gpu::Runs::jit || runs[i].runs == gpu::Runs::no)
+            std::cout << specs[i] << ": " << runs[i].line(machine) << "\n";
 }
 
 }  // namespace
 
-void register_list(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("list", "List installed pairs; * marks the active one");
+void register_list(CLI::App* cmd, Context& ctx) {
     auto json = std::make_shared<bool>(false);
     auto bare = std::make_shared<bool>(false);
     auto refresh = std::make_shared<bool>(false);
+    auto overrides = std::make_shared<gpu::Overrides>();
     cmd->add_flag("--json", *json, "Print JSON");
     cmd->add_flag("--bare", *bare, "Print only the specs, one per line");
     cmd->add_flag("--refresh", *refresh, "Detect every folder again (cudaenv keeps what it found)");
-    cmd->callback([&ctx, json, bare, refresh] { run_list(ctx, *json, *bare, *refresh); });
+    add_gpu_options(cmd, *overrides);
+    cmd->callback([&ctx, json, bare, refresh, overrides] { run_list(ctx, *json, *bare, *refresh, *overrides); });
 }
 
 }  // namespace cudaenv

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/for_framework.hpp"
 #include "util/error.hpp"
@@ -40,8 +41,7 @@ void run_local(Context& ctx, const std::string& spec_text, bool unset) {
 
 }  // namespace
 
-void register_local(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("local", "Pin this folder (and below) to a pair: writes .cudaenv");
+void register_local(CLI::App* cmd, Context& ctx) {
     auto spec = std::make_shared<std::string>();
     auto unset = std::make_shared<bool>(false);
     auto for_opts = std::make_shared<ForOptions>();

@@ -4,14 +4,20 @@
 #include <iostream>
 
 #include "check/compat.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "core/system_store.hpp"
 #include "util/error.hpp"
 
 namespace cudaenv {
 
 namespace {
 
-void run_pair(Context& ctx, const std::string& cuda_text, const std::string& cudnn_text, bool unset) {
+void run_pair(Context& ctx, const std::string& cuda_text, const std::string& cudnn_text, bool unset, bool system) {
+    // --system: the admin's pins, which apply where a user has none of their own.
+    std::unique_ptr<ExclusiveLock> system_lock;
+    if (system && !cuda_text.empty()) system_lock = enter_system_store(ctx, false);
+    else if (system) ctx.replace_store(std::make_unique<Store>(system_store_root()));
     auto& store = ctx.store();
     if (cuda_text.empty()) {
         for (const auto& [tk, cudnn] : store.config().pins) std::cout << tk << " -> " << cudnn << "\n";
@@ -52,15 +58,16 @@ void run_pair(Context& ctx, const std::string& cuda_text, const std::string& cud
 
 }  // namespace
 
-void register_pair(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("pair", "Pin which cuDNN goes with a toolkit (no arguments: list pins)");
+void register_pair(CLI::App* cmd, Context& ctx) {
     auto cuda = std::make_shared<std::string>();
     auto cudnn = std::make_shared<std::string>();
     auto unset = std::make_shared<bool>(false);
+    auto system = std::make_shared<bool>(false);
     cmd->add_option("cuda", *cuda, "Toolkit version (prefix)");
     cmd->add_option("cudnn", *cudnn, "cuDNN version (prefix)");
     cmd->add_flag("--unset", *unset, "Remove the pin");
-    cmd->callback([&ctx, cuda, cudnn, unset] { run_pair(ctx, *cuda, *cudnn, *unset); });
+    add_system_flag(cmd, *system);
+    cmd->callback([&ctx, cuda, cudnn, unset, system] { run_pair(ctx, *cuda, *cudnn, *unset, *system); });
 }
 
 }  // namespace cudaenv

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "check/probe.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -38,10 +39,8 @@ void run_probe_cmd(Context& ctx, const ProbeArgs& a) {
 
 }  // namespace
 
-void register_probe(CLI::App& app, Context& ctx) {
+void register_probe(CLI::App* probe, Context& ctx) {
     auto a = std::make_shared<ProbeArgs>();
-    auto* probe = app.add_subcommand("__probe", "");
-    probe->group("");
     probe->add_option("--toolkit", a->toolkit)->required();
     probe->add_option("--cudnn", a->cudnn);
     probe->add_option("--cudnn-variant", a->variant);

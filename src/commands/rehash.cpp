@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "core/rehash.hpp"
 #include "util/error.hpp"
@@ -26,8 +27,7 @@ void run_rehash(Context& ctx, bool quiet) {
 
 }  // namespace
 
-void register_rehash(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("rehash", "Write a shim in the store's shims folder for every tool of every toolkit");
+void register_rehash(CLI::App* cmd, Context& ctx) {
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet, "Print nothing");
     cmd->footer("Put the shims folder on PATH (`cudaenv setup` does) and IDEs, CMake and scripts that never\n"

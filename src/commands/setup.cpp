@@ -15,10 +15,12 @@
 #include "core/setup_actions.hpp"
 #include "platform/platform.hpp"
 #include "platform/profiles.hpp"
+#include "commands/command_table.hpp"
 #include "shell/profile_lines.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/report.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -45,28 +47,8 @@ std::vector<std::string> files_to_install(const fs::path& from) {
 }
 
 std::string cmd_line(const std::string& exe, Store& store) {
-    auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.root())});
+    auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.root()), true, integration_commands()});
     return std::string(str::trim(line));
-}
-
-// PowerShell on Windows runs no profile under the Restricted/AllSigned
-// policies: say so instead of claiming success.
-void check_pwsh_policy() {
-    if (!platform::is_windows) return;  // PowerShell elsewhere has no execution policy to stop it
-    std::vector<std::string> problems, advice;
-    for (auto [program, edition] : {std::pair{"pwsh.exe", "PowerShell 7"}, std::pair{"powershell.exe", "Windows PowerShell 5.1"}}) {
-        auto scopes = query_execution_policy(program);
-        if (!scopes && std::string(program) == "pwsh.exe") continue;  // PowerShell 7 is optional
-        auto v = judge_execution_policy(scopes, edition);
-        if (v.state == PolicyVerdict::State::blocked) {
-            problems.push_back(v.summary);
-            advice.push_back(v.advice);
-        } else if (v.state == PolicyVerdict::State::unknown) {
-            std::cout << "note: " << v.summary << "; " << v.advice << "\n";
-        }
-    }
-    if (!problems.empty())
-        throw Error(str::join(problems, "; "), str::join(advice, "; ") + " (the profile is written; `cudaenv setup pwsh --undo` takes it back)");
 }
 
 void undo(Context& ctx, SetupSession& s, const std::string& shell, bool all) {
@@ -78,8 +60,7 @@ void undo(Context& ctx, SetupSession& s, const std::string& shell, bool all) {
         try {
             fn();
         } catch (const Error& e) {
-            std::cerr << "cudaenv: error: " << e.what() << "\n";
-            if (!e.hint().empty()) std::cerr << "hint: " << e.hint() << "\n";
+            print_error(e.what(), e.hint());
             failed.push_back(e.what());
         }
     };
@@ -88,18 +69,20 @@ void undo(Context& ctx, SetupSession& s, const std::string& shell, bool all) {
     for (const auto& pr : records)
         if (all || pr.shell == shell) {
             done.push_back(pr.path);
-            attempt([&] { remove_profile_block(s, pr, profile_block_lines(pr.shell, exe, shims, !platform::is_windows)); });
+            attempt([&] {
+                remove_profile_block(s, pr, profile_block_lines(shell_info(pr.shell), exe, shims, !platform::is_windows));
+            });
         }
     // No record (setup.toml lost): setup's own block, byte for byte, still goes.
     if (!all)
-        for (const auto& p : platform::profile_paths(shell, platform::current_profile_env()))
+        for (const auto& p : profile_paths(shell_info(shell), platform::current_profile_env()))
             if (std::find(done.begin(), done.end(), fsx::to_utf8(p)) == done.end())
                 attempt([&] {
                     remove_profile_block(s, ProfileRecord{fsx::to_utf8(p), shell, false, {}, std::nullopt},
-                                         profile_block_lines(shell, exe, shims, !platform::is_windows));
+                                         profile_block_lines(shell_info(shell), exe, shims, !platform::is_windows));
                 });
     if (platform::is_windows) {
-        if (all || shell == "cmd") {
+        if (all || shell_info(shell).autorun) {
             auto installed = s.record.install ? (fsx::from_utf8(s.record.install->dir) / program_names[0]) : fs::path();
             attempt([&] { remove_autorun(s, cmd_line(s.record.install ? fsx::to_utf8(installed) : exe, store)); });
         }
@@ -131,9 +114,9 @@ void undo(Context& ctx, SetupSession& s, const std::string& shell, bool all) {
 
 void run_setup(Context& ctx, std::string shell, bool undo_, const std::optional<std::string>& install) {
     bool all = shell.empty();
-    if (!all) shell = platform::shell_from_name(make_shell(shell)->name());  // validates; powershell = pwsh
-    if (shell == "cmd" && !platform::is_windows)
-        throw UsageError("cmd exists only on Windows", "name the shell you use: cudaenv setup bash (or zsh, fish, pwsh)");
+    if (!all) shell = std::string(shell_info(shell).name);  // validates; powershell = pwsh
+    if (!all && shell_info(shell).os == ShellOs::windows && !platform::is_windows)
+        throw UsageError(shell + " exists only on Windows", "name the shell you use: cudaenv setup <shell>");
     if (install && !platform::is_windows)
         throw UsageError("--install is for Windows", "on Linux install the .deb package, or `cmake --install` a build");
     if (install && (undo_ || !all))
@@ -161,55 +144,56 @@ void run_setup(Context& ctx, std::string shell, bool undo_, const std::optional<
     auto exe_s = fsx::to_utf8(exe);
     auto shims = fsx::to_utf8(store.shims_dir());
 
-    std::vector<std::string> shells;
-    if (install) shells = {"pwsh", "cmd"};
-    else if (!all) shells = {shell};
+    std::vector<std::string> chosen;
+    if (install) chosen = {"pwsh", "cmd"};
+    else if (!all) chosen = {shell};
     else {
-        auto detected = platform::detect_shell();
+        auto detected = detect_shell();
         if (detected.empty())
-            throw UsageError("cannot tell which shell to set up", "name it: cudaenv setup bash (or zsh, fish, pwsh, cmd)");
-        shells = {detected};
+            throw UsageError("cannot tell which shell to set up", "name it: cudaenv setup <shell> (" + shell_choices() + ")");
+        chosen = {detected};
     }
+    // Every profile path first: one that cannot be told (HOME unset) stops setup before it writes anything.
+    std::vector<std::pair<const ShellInfo*, std::vector<fs::path>>> targets;
+    for (const auto& name : chosen)
+        targets.emplace_back(&shell_info(name), profile_paths(shell_info(name), platform::current_profile_env()));
     ensure_writable_dir(store.shims_dir());
     rehash_or_warn(store);
     bool pwsh = false;
-    for (const auto& sh : shells) {
-        if (sh == "cmd") {
-            write_session_shims({exe_s, fsx::to_utf8(store.root())});
-            add_autorun(s, cmd_line(exe_s, store));
-            continue;
-        }
-        if (sh == "pwsh") write_session_shims({exe_s, fsx::to_utf8(store.root())});
-        for (const auto& p : platform::profile_paths(sh, platform::current_profile_env()))
-            add_profile_block(s, {p, sh, profile_block_lines(sh, exe_s, shims, !platform::is_windows),
-                                  platform::is_windows && sh == "pwsh"});
-        pwsh = pwsh || sh == "pwsh";
+    for (const auto& [sh, profiles] : targets) {
+        if (sh->session_shim) write_session_shims({exe_s, fsx::to_utf8(store.root()), true, integration_commands()});
+        if (sh->autorun) add_autorun(s, cmd_line(exe_s, store));
+        for (const auto& p : profiles)
+            add_profile_block(s, {p, std::string(sh->name), sh->reads,
+                                  profile_block_lines(*sh, exe_s, shims, !platform::is_windows),
+                                  platform::is_windows && sh->bom_on_windows});
+        pwsh = pwsh || sh->name == "pwsh";
     }
     if (platform::is_windows) add_user_path(s, shims, install_entry);
-    if (pwsh) check_pwsh_policy();
-    auto named = install ? std::string("terminal") : shells.front();
+    if (pwsh) require_profiles_run(std::cout);
+    auto named = install ? std::string("terminal") : chosen.front();
     std::cout << "Open a new " << named << " to use cudaenv; `cudaenv setup " << (install ? "" : named + " ")
               << "--undo` takes it back.\n";
 }
 
 }  // namespace
 
-void register_setup(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand(
-        "setup", "Add cudaenv to your shell's profile and the tool shims to PATH (--undo takes it all back)");
+void register_setup(CLI::App* cmd, Context& ctx) {
     auto shell = std::make_shared<std::string>();
     auto undo = std::make_shared<bool>(false);
     auto install = std::make_shared<std::string>();
-    cmd->add_option("shell", *shell, "bash, zsh, fish, pwsh (powershell) or cmd; default: your shell");
+    cmd->add_option("shell", *shell, "One of " + shell_choices() + "; default: your shell");
     cmd->add_flag("--undo", *undo, "Remove what setup added (all shells, and --install's copy, when none is named)");
     auto* inst = cmd->add_option("--install", *install,
                                  "Windows: copy the programs to DIR (default %LOCALAPPDATA%\\Programs\\cudaenv), put it "
                                  "and the shims on the user PATH, set up PowerShell and cmd")
                      ->expected(0, 1)
                      ->type_name("[DIR]");
-    cmd->footer("bash ~/.bashrc, zsh ${ZDOTDIR:-~}/.zshrc, fish ~/.config/fish/config.fish, pwsh $PROFILE;\n"
-                "cmd: the user's AutoRun. Windows: the shims folder goes on the user's PATH (HKCU), never the machine's.\n"
-                "--undo removes exactly the bytes setup wrote, and refuses when they were changed since.");
+    std::string where;
+    for (const auto& sh : shells())
+        where += (where.empty() ? "" : ", ") + std::string(sh.name) + ": " + std::string(sh.profile_shown);
+    cmd->footer(where + ".\nWindows: the shims folder goes on the user's PATH (HKCU), never the machine's.\n"
+                        "--undo removes exactly the bytes setup wrote, and refuses when they were changed since.");
     cmd->callback([&ctx, shell, undo, install, inst] {
         std::optional<std::string> dir;
         if (inst->count() > 0) dir = *install;

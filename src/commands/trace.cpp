@@ -7,7 +7,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/code_cache.hpp"
+#include "gpu/machine.hpp"
+#include "gpu/verdict.hpp"
 #include "core/origin.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -102,6 +106,18 @@ void run_trace(Context& ctx, const TraceArgs& a) {
 
     auto run = platform::trace_command(a.command, env);
     auto report = trace::analyse(trace::parse_records(run.records), input);
+    // A loaded library with no code for this machine's GPUs (gpu/verdict).
+    {
+        auto machine = gpu::this_machine(ctx.store().root(), {}, gpu::Probe::allowed);
+        gpu::CodeCache code(ctx.store().root());
+        std::vector<std::string> paths;
+        for (const auto& l : report.libraries) paths.push_back(l.real_path);
+        for (auto& w : gpu::loaded_library_warnings(paths, machine, code)) {
+            if (report.warnings.empty() && report.problems.empty() && input.pair) report.verdict += ", but see the warnings";
+            report.warnings.push_back(std::move(w));
+            report.mismatch = true;
+        }
+    }
     std::cout.flush();
     std::cerr << trace::render_text(report, run.exit_code, run.signal_name);
     if (a.json) {
@@ -125,8 +141,7 @@ void run_trace(Context& ctx, const TraceArgs& a) {
 
 }  // namespace
 
-void register_trace(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("trace", "Run a command and report which CUDA/cuDNN libraries it really loads");
+void register_trace(CLI::App* cmd, Context& ctx) {
     // Everything is parsed here: the command's own options must never reach CLI11.
     cmd->prefix_command();
     cmd->fallthrough(false);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "core/system_store.hpp"
 #include "core/uninstall.hpp"
@@ -55,8 +56,7 @@ void run_uninstall(Context& ctx, const UninstallArgs& args) {
 
 }  // namespace
 
-void register_uninstall(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("uninstall", "Remove a toolkit / cuDNN from the store (or forget an adopted one)");
+void register_uninstall(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<UninstallArgs>();
     cmd->add_option("spec", args->spec, "11.8 removes the toolkit; 11.8+8.9.7 also that cuDNN")->required();
     cmd->add_flag("--cudnn-only", args->cudnn_only, "Remove only the cuDNN of the pair");

@@ -4,7 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "gpu/pair_code.hpp"
 #include "commands/for_framework.hpp"
 #include "core/cmake_cache.hpp"
 #include "export/formats.hpp"
@@ -39,28 +41,24 @@ void run_use(Context& ctx, const std::string& spec) {
     for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
     warn_stale_builds(ctx, plan);
     for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
+    if (plan.folders)
+        if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
     std::cout << render(*shell, plan.diff);
 }
 
 }  // namespace
 
-void register_use(CLI::App& app, Context& ctx) {
-    for (const char* name : {"use", "shell"}) {
-        auto* cmd = app.add_subcommand(name, std::string(name) == "use"
-                                                 ? "Switch this shell session to a pair (needs `cudaenv init`)"
-                                                 : "Same as use");
-        if (std::string(name) == "shell") cmd->group("");
-        auto spec = std::make_shared<std::string>();
-        auto for_opts = std::make_shared<ForOptions>();
-        cmd->add_option("spec", *spec, "e.g. 11.8, 12+9, 11.8+8.9.7, 12.4+none, system");
-        add_for_options(cmd, *for_opts);
-        cmd->callback([&ctx, spec, for_opts] {
-            if (!for_opts->for_text.empty() && !spec->empty()) throw UsageError("give a spec or --for, not both");
-            if (!for_opts->for_text.empty()) *spec = spec_for_framework(ctx.store(), *for_opts);
-            if (spec->empty()) throw UsageError("`cudaenv use` needs a spec or --for", "e.g. cudaenv use 12.4");
-            run_use(ctx, *spec);
-        });
-    }
+void register_use(CLI::App* cmd, Context& ctx) {
+    auto spec = std::make_shared<std::string>();
+    auto for_opts = std::make_shared<ForOptions>();
+    cmd->add_option("spec", *spec, "e.g. 11.8, 12+9, 11.8+8.9.7, 12.4+none, system");
+    add_for_options(cmd, *for_opts);
+    cmd->callback([&ctx, spec, for_opts] {
+        if (!for_opts->for_text.empty() && !spec->empty()) throw UsageError("give a spec or --for, not both");
+        if (!for_opts->for_text.empty()) *spec = spec_for_framework(ctx.store(), *for_opts);
+        if (spec->empty()) throw UsageError("`cudaenv use` needs a spec or --for", "e.g. cudaenv use 12.4");
+        run_use(ctx, *spec);
+    });
 }
 
 }  // namespace cudaenv

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "core/rehash.hpp"
 #include "platform/platform.hpp"
@@ -38,8 +39,7 @@ void run_which(Context& ctx, const std::string& tool) {
 
 }  // namespace
 
-void register_which(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("which", "Print the absolute path of a tool (nvcc, ...) in the active pair");
+void register_which(CLI::App* cmd, Context& ctx) {
     auto tool = std::make_shared<std::string>();
     cmd->add_option("tool", *tool, "e.g. nvcc")->required();
     cmd->callback([&ctx, tool] { run_which(ctx, *tool); });

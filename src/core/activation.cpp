@@ -380,7 +380,10 @@ std::string Activation::json() const {
         if (e.value) set[e.name] = *e.value;
         else unset.push_back(e.name);
     }
-    return nlohmann::json{{"prepend", prepend}, {"set", set}, {"unset", unset}}.dump(2);
+    // JSON holds only UTF-8: a byte that is not (a variable of the caller's
+    // environment may hold one) is written as U+FFFD rather than failing.
+    return nlohmann::json{{"prepend", prepend}, {"set", set}, {"unset", unset}}.dump(
+        2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 namespace {

@@ -21,9 +21,10 @@ namespace {
 //   count, (variable, "=value" or "-")...  the environment reads, in order
 //   count, (path, stamp)...                 the stamps
 //   the result (put_result below).
-// Version 2 keeps the activation's whole intent (EnvDiff); a file of version
-// 1 (changes only) reads as empty.
-constexpr std::string_view kind = "cudaenv activation cache 2";
+// Version 3 keeps the activation's whole intent (EnvDiff) in the checksummed
+// records of version 2 (which kept the changes only); a file of an earlier
+// version reads as empty.
+constexpr std::string_view kind = "cudaenv activation cache 3";
 constexpr size_t max_file_bytes = 4u << 20;
 
 using Reads = std::vector<std::pair<std::string, std::optional<std::string>>>;
@@ -190,11 +191,14 @@ const std::string& ActivationCache::file_text() {
 std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env) {
     records::Reader r(file_text());
     std::vector<std::string_view> head;
-    if (!r.next(head) || head.size() < 2 || head[0] != kind) return std::nullopt;
+    if (!r.next(head) || !r.intact() || head.size() < 2 || head[0] != kind) return std::nullopt;
     const auto want = id_prefix_ + spec;
     std::vector<std::string_view> f;
     while (r.next(f)) {
         if (f.empty() || f[0] != want) continue;
+        // A record changed in place (a byte of a kept path, a value that is
+        // no longer UTF-8) is never served: plan again, and keep the new one.
+        if (!r.intact()) return std::nullopt;
         try {
             records::Fields in(f, 1);
             bool same_env = true;
@@ -277,8 +281,9 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     records::Reader r(file_text());
     std::vector<std::string_view> f;
     std::string_view raw;
-    if (r.next(f) && f == head)
+    if (r.next(f) && r.intact() && f == head)
         for (size_t kept = 1; kept < max_records && r.next(f, &raw);) {
+            if (!r.intact()) continue;  // damaged: dropped
             if (f.size() >= env_fields && std::equal(mine.begin(), mine.begin() + env_fields, f.begin())) continue;
             out += raw;
             ++kept;

@@ -18,7 +18,8 @@ std::vector<Found> inspect_folder(const std::filesystem::path& dir, Store& store
     std::vector<Found> out;
     auto tk = detect_toolkit(dir);
     if (tk) {
-        Found f{Found::Kind::toolkit, tk->root, "", tk->version, tk->version.major(), tk->layout};
+        Found f{Found::Kind::toolkit, tk->root, "", tk->version, tk->version.major(),
+                std::string(layout::name(tk->layout))};
         for (const auto& t : store.toolkits()) f.known = f.known || same_folder(t.path, f.path);
         out.push_back(f);
     }
@@ -26,7 +27,7 @@ std::vector<Found> inspect_folder(const std::filesystem::path& dir, Store& store
         // cuDNN copied into a toolkit's folder (NVIDIA's manual procedure) was
         // chosen for that toolkit: without a better hint, take its CUDA major.
         int cuda_major = c.cuda_major == 0 && tk ? tk->version.major() : c.cuda_major;
-        Found f{Found::Kind::cudnn, c.root, c.variant, c.version, cuda_major, c.layout};
+        Found f{Found::Kind::cudnn, c.root, c.variant, c.version, cuda_major, std::string(layout::name(c.layout))};
         for (const auto& k : store.cudnns()) f.known = f.known || (same_folder(k.path, f.path) && k.variant == f.variant);
         out.push_back(f);
     }

@@ -16,7 +16,7 @@ struct Found {
     std::string variant;
     Version version;
     int cuda_major = 0;     // cuDNN: the CUDA major it was built for
-    std::string layout;
+    std::string layout;     // its layout's name (core/layout)
     bool known = false;     // already in the store or adopted
 };
 

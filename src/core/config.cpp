@@ -11,11 +11,28 @@ namespace cudaenv {
 
 namespace {
 
-[[noreturn]] void bad(const std::filesystem::path& file, const toml::node& node, const std::string& what) {
+[[noreturn]] void bad(const std::filesystem::path& file, const toml::node& node, const std::string& what,
+                      const std::string& hint = "fix or remove the file; cudaenv has not changed it") {
     auto src = node.source();
     throw Error(fsx::to_utf8(file) + ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column) +
                     ": " + what,
-                "fix or remove the file; cudaenv has not changed it");
+                hint);
+}
+
+// A pin is `<CUDA version> = "<cuDNN version>"`. A setting appended below
+// [pins] (`echo 'mirror = ...' >> config.toml`) lands in that table: refused
+// with the line, rather than read as a pin named "mirror" and ignored.
+void check_pin(const std::filesystem::path& file, std::string_view key, const toml::node& value) {
+    if (!value.is_string()) bad(file, value, "pin for '" + std::string(key) + "' must be a string");
+    if (!Version::parse(key))
+        bad(file, value, "'" + std::string(key) + "' in [pins] is not a CUDA version, so it is no pin",
+            key == "mirror" || key == "global"
+                ? "'" + std::string(key) + "' is a setting: move its line above the [pins] table (TOML puts every line "
+                  "after a [table] header into that table)"
+                : "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
+    if (!Version::parse(value.as_string()->get()))
+        bad(file, value, "the pin for CUDA " + std::string(key) + " is not a cuDNN version: '" + value.as_string()->get() + "'",
+            "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
 }
 
 std::string need_string(const std::filesystem::path& file, const toml::table& t, const char* key) {
@@ -54,7 +71,7 @@ Config Config::parse(const std::string& text, const std::filesystem::path& file)
     if (auto* p = root.get("pins")) {
         if (!p->is_table()) bad(file, *p, "'pins' must be a table");
         for (auto&& [k, v] : *p->as_table()) {
-            if (!v.is_string()) bad(file, v, "pin for '" + std::string(k.str()) + "' must be a string");
+            check_pin(file, k.str(), v);
             c.pins[std::string(k.str())] = v.as_string()->get();
         }
     }

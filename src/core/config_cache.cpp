@@ -12,7 +12,9 @@ namespace cudaenv {
 namespace {
 
 // The first record: what this is, and the text of the config.toml it copies.
-constexpr std::string_view kind = "cudaenv config copy 2";
+// 3: pins that are not versions are refused (a copy made before may hold one);
+// 4: every record checksummed (util/records.hpp).
+constexpr std::string_view kind = "cudaenv config copy 4";
 
 }  // namespace
 
@@ -21,10 +23,11 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
     if (!text) return std::nullopt;
     records::Reader r(*text);
     std::vector<std::string_view> f;
-    if (!r.next(f) || f.size() != 2 || f[0] != kind || f[1] != toml) return std::nullopt;
+    if (!r.next(f) || !r.intact() || f.size() != 2 || f[0] != kind || f[1] != toml) return std::nullopt;
     Config c;
     try {
         while (r.next(f)) {
+            if (!r.intact()) return std::nullopt;  // changed in place: parse config.toml again
             records::Fields in(f);
             auto what = in.next();
             auto version = [&in] {

@@ -77,6 +77,56 @@ std::optional<int> cudnn_major_of(std::string_view n, bool windows) {
     return major;
 }
 
+Family family_of(std::string_view file_name) {
+    const auto n = str::to_lower_ascii(file_name);
+    const std::string_view bare = std::string_view(n).substr(n.starts_with("lib") ? 3 : 0);
+    for (auto p : {"cuda.so", "nvidia", "nvcuda", "nvml"})
+        if (bare.starts_with(p)) return Family::driver;
+    if (bare.starts_with("cudnn")) return Family::cudnn;
+    for (auto p : {"cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc", "nvjitlink", "nvtoolsext",
+                   "nvtx", "cupti", "nccl", "nvjpeg", "npp"})
+        if (bare.starts_with(p)) return Family::toolkit;
+    return Family::none;
+}
+
+std::string version_from_file_name(std::string_view n, bool full_only) {
+    auto digits_and_dots = [](std::string_view s) {
+        return !s.empty() && s.front() != '.' && s.back() != '.' && s.find("..") == std::string_view::npos &&
+               s.find_first_not_of("0123456789.") == std::string_view::npos;
+    };
+    if (auto so = n.rfind(".so."); so != std::string_view::npos) {
+        auto v = n.substr(so + 4);
+        if (!digits_and_dots(v)) return "";
+        if (v.find('.') != std::string_view::npos || !full_only) return std::string(v);
+        return "";
+    }
+    if (full_only || n.size() < 8 || !str::iequals_ascii(n.substr(n.size() - 4), ".dll")) return "";
+    auto stem = n.substr(0, n.size() - 4);
+    auto at = stem.rfind("64_");
+    if (at == std::string_view::npos) return "";
+    auto v = stem.substr(at + 3);
+    if (!str::is_digits(v)) return "";
+    // cudart64_110.dll is 11.0; cudart64_12.dll and cudnn64_8.dll carry the major alone.
+    if (v.size() == 3) return std::string(v.substr(0, 2)) + "." + std::string(v.substr(2));
+    return std::string(v);
+}
+
+int cuda_major_of_dependency(std::string_view needed) {
+    for (std::string_view lib : {"libcublasLt.so.", "libcublas.so.", "libcudart.so.", "libnvrtc.so."}) {
+        if (!needed.starts_with(lib)) continue;
+        auto rest = needed.substr(lib.size());
+        int major = 0;
+        auto digits = rest.substr(0, rest.find('.'));
+        if (rest.find_first_not_of("0123456789.") == std::string_view::npos && str::parse_int(digits, major)) return major;
+    }
+    return 0;
+}
+
+bool is_cudart(std::string_view name, bool windows) {
+    if (windows) return windows_dll_digits(name, windows_cudart).has_value();
+    return is_linux_lib(name, linux_cudart) && name.size() > linux_cudart.size();
+}
+
 std::vector<fs::path> toolkit_lib_dirs(const fs::path& root) {
     return {root / "lib64", root / "targets" / "x86_64-linux" / "lib", root / "lib"};
 }

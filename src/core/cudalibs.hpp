@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 // Linux names are <base>, <base>.<major>, <base>.<x.y.z>.
 inline constexpr std::string_view linux_cudart = "libcudart.so";
 inline constexpr std::string_view linux_cudnn = "libcudnn.so";
+inline constexpr std::string_view linux_driver = "libcuda.so";  // the driver's own, never a pair's
 // Windows names are <prefix><digits>.dll, any case.
 inline constexpr std::string_view windows_cudart = "cudart64_";
 inline constexpr std::string_view windows_cudnn = "cudnn64_";
@@ -46,6 +47,21 @@ int cuda_major_of_cudart_digits(const std::string& digits);
 bool is_toolkit_library(std::string_view name, std::string_view lib, bool windows);
 // The cuDNN major of a front library name (libcudnn.so.9[.x.y], cudnn64_9.dll).
 std::optional<int> cudnn_major_of(std::string_view name, bool windows);
+
+// Which part of a pair a library belongs to, from its file name alone
+// (libcudnn_ops.so.9 and cudnn64_9.dll: cudnn; libcublas.so.12, nvrtc64_120_0.dll:
+// toolkit; libcuda.so.1, nvcuda.dll, libnvidia-ml.so.1: driver).
+enum class Family { cudnn, toolkit, driver, none };
+Family family_of(std::string_view file_name);
+// The version a library's file name carries: "9.8.0" from libcudnn_ops.so.9.8.0,
+// "9" from libcudnn.so.9, "11.0" from cudart64_110.dll, "8" from cudnn64_8.dll.
+// With `full_only`, only a Linux x.y[.z]. Empty when the name carries none.
+std::string version_from_file_name(std::string_view name, bool full_only = false);
+// The CUDA major that a library a cuDNN links against stands for
+// (libcublasLt.so.12, libcublas.so.11, libcudart.so.11.0, libnvrtc.so.12); 0 otherwise.
+int cuda_major_of_dependency(std::string_view needed);
+// Whether `name` is a CUDA runtime library: libcudart.so.<digits...>, cudart64_<digits>.dll.
+bool is_cudart(std::string_view name, bool windows);
 
 // Folders under a toolkit root that hold Linux libraries, most specific first.
 std::vector<fs::path> toolkit_lib_dirs(const fs::path& root);

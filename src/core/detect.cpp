@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "core/cudalibs.hpp"
-#include "platform/platform.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -14,27 +12,6 @@
 namespace cudaenv {
 
 namespace {
-
-// File names in a folder (not recursive); empty when it cannot be read.
-std::vector<std::string> list_names(const fs::path& dir) {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        out.push_back(fsx::to_utf8(it->path().filename()));
-    return out;
-}
-
-std::optional<std::string> find_name(const std::vector<std::string>& names, const std::regex& re,
-                                     std::smatch* m = nullptr) {
-    for (const auto& n : names) {
-        std::smatch local;
-        if (std::regex_match(n, local, re)) {
-            if (m) *m = local;
-            return n;
-        }
-    }
-    return std::nullopt;
-}
 
 // The number in `#define <name> <digits>` (what the regex
 // #[ \t]*define[ \t]+<name>[ \t]+([0-9]+) finds), by a plain scan: a regex
@@ -65,39 +42,15 @@ std::optional<int> define_value(const std::string& text, const std::string& name
 // because every tool shim call detects its pair.
 using cudalibs::is_linux_lib;
 using cudalibs::linux_lib_full_version;
+using layout::is_system_lib_dir;
+using layout::list_names;
+using layout::pip_dist_info;
 
 // The first cudart64_<digits>.dll / cudnn64_<digits>.dll in `names`.
 std::optional<std::string> find_dll(const std::vector<std::string>& names, std::string_view prefix) {
     for (const auto& n : names)
         if (cudalibs::windows_dll_digits(n, prefix)) return n;
     return std::nullopt;
-}
-
-bool is_system_lib_dir(const fs::path& p) {
-    // Normalized once: this runs for every library folder of every detection.
-    static const std::vector<fs::path> system = [] {
-        std::vector<fs::path> out;
-        for (const auto& s : platform::system_library_dirs()) out.push_back(fsx::absolute_normal(s));
-        return out;
-    }();
-    const auto n = fsx::absolute_normal(p);
-    return std::find(system.begin(), system.end(), n) != system.end();
-}
-
-// pip wheels: site-packages/nvidia/<pkg> with site-packages/<dist>-<ver>.dist-info beside.
-// Returns {version, cuda major} from the first dist-info whose name starts with `prefix`.
-std::optional<std::pair<Version, int>> pip_dist_info(const fs::path& pkg_root, const std::string& prefix) {
-    auto site = pkg_root.parent_path().parent_path();
-    if (fsx::to_utf8(pkg_root.parent_path().filename()) != "nvidia") return std::nullopt;
-    std::regex re(prefix + "_cu([0-9]+)-([0-9.]+)\\.dist-info", std::regex::icase);
-    std::smatch m;
-    auto names = list_names(site);
-    if (!find_name(names, re, &m)) return std::nullopt;
-    auto v = Version::parse(str::trim(m[2].str()));
-    int major = 0;
-    str::parse_int(m[1].str(), major);
-    if (!v) return std::nullopt;
-    return std::make_pair(*v, major);
 }
 
 }  // namespace
@@ -148,9 +101,10 @@ int cuda_major_from_archive_name(const std::string& name) {
 std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
     auto dir = fsx::absolute_normal(dir_in);
     if (!fsx::is_dir(dir)) return std::nullopt;
+    const auto& rec = layout::recognize_toolkit(dir);
     Toolkit tk;
     tk.root = dir;
-
+    tk.layout = rec.layout;
 
     for (auto name : {"nvcc", "nvcc.exe"})
         if (tk.nvcc.empty() && fsx::is_file(dir / "bin" / name)) tk.nvcc = dir / "bin" / name;
@@ -168,18 +122,13 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         }
     }
     // Linux library folders, most specific first.
-    bool debian = fsx::to_utf8(dir.filename()) == "nvidia-cuda-toolkit";
-    std::vector<fs::path> lib_candidates = cudalibs::toolkit_lib_dirs(dir);
-    lib_candidates.push_back(dir);
-    if (debian) lib_candidates.insert(lib_candidates.begin(), platform::system_library_dirs().front());
-    for (const auto& ld : lib_candidates) {
+    for (const auto& ld : rec.lib_dirs(dir)) {
         auto names = list_names(ld);
         if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return is_linux_lib(n, cudalibs::linux_cudart); })) continue;
         has_runtime = true;
         if (!is_system_lib_dir(ld) && tk.lib_dirs.empty()) tk.lib_dirs.push_back(ld);
         for (const auto& n : names)
             if (lib_version_name.empty() && linux_lib_full_version(n, cudalibs::linux_cudart)) lib_version_name = n;
-        if (ld == dir) tk.layout = "runtime-only";
     }
     if (!has_nvcc && !has_runtime) return std::nullopt;
 
@@ -195,11 +144,7 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         }
     }
     if (tk.version.empty()) {
-        std::vector<fs::path> headers = {dir / "include" / "cuda_runtime_api.h",
-                                         dir / "targets" / "x86_64-linux" / "include" / "cuda_runtime_api.h",
-                                         dir / "include" / "cuda.h"};
-        if (debian) headers.push_back("/usr/include/cuda_runtime_api.h");
-        for (const auto& h : headers) {
+        for (const auto& h : rec.headers(dir)) {
             auto text = fsx::read_file(h, 4 << 20);
             if (!text) continue;
             if (auto v = cuda_version_from_header(*text)) {
@@ -209,12 +154,12 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
             }
         }
     }
-    if (auto pip = pip_dist_info(dir, "nvidia_cuda_runtime")) {
-        if (tk.version.empty() || tk.version.matches(pip->first.prefix(2))) {
+    if (tk.layout == layout::ToolkitLayout::pip) {
+        if (auto pip = pip_dist_info(dir, "nvidia_cuda_runtime");
+            pip && (tk.version.empty() || tk.version.matches(pip->first.prefix(2)))) {
             tk.version = pip->first;
             tk.version_source = "pip metadata";
         }
-        tk.layout = "pip";
     }
     if (tk.version.empty() && !lib_version_name.empty()) {
         if (auto full = linux_lib_full_version(lib_version_name, cudalibs::linux_cudart)) {
@@ -226,8 +171,26 @@ std::optional<Toolkit> detect_toolkit(const fs::path& dir_in) {
         tk.version_source = lib_version_name;
     }
     if (tk.version.empty()) return std::nullopt;
-    if (tk.layout.empty()) tk.layout = debian ? "debian" : "standard";
     return tk;
+}
+
+std::vector<fs::path> search_dirs(const Toolkit& tk) {
+    const auto& rec = layout::recognizer(tk.layout);
+    std::vector<fs::path> out = tk.lib_dirs;
+    out.insert(out.end(), tk.bin_dirs.begin(), tk.bin_dirs.end());
+    for (auto& d : rec.lib_dirs(tk.root)) out.push_back(std::move(d));
+    for (auto& d : cudalibs::toolkit_dll_dirs(tk.root)) out.push_back(std::move(d));
+    for (auto& d : rec.outside_dirs()) out.push_back(std::move(d));
+    return out;
+}
+
+std::vector<fs::path> search_dirs(const Cudnn& c) {
+    const auto& rec = layout::recognizer(c.layout);
+    std::vector<fs::path> out = c.lib_dirs;
+    out.insert(out.end(), c.bin_dirs.begin(), c.bin_dirs.end());
+    for (auto& d : rec.lib_dirs(c.root, c.variant)) out.push_back(std::move(d));
+    for (auto& d : rec.outside_dirs()) out.push_back(std::move(d));
+    return out;
 }
 
 namespace {
@@ -270,14 +233,10 @@ std::optional<Version> version_from_headers(const std::vector<fs::path>& include
 
 // The CUDA major a Linux cuDNN links against (libcublasLt.so.12, libcudart.so.11, ...).
 int cuda_major_from_elf(const fs::path& lib_dir) {
-    static const std::regex re(R"(lib(cublasLt|cublas|cudart|nvrtc)\.so\.([0-9]+))");
     for (const auto& name : list_names(lib_dir)) {
-        if (!name.starts_with("libcudnn")) continue;
-        for (const auto& need : elf::needed_libraries(lib_dir / fsx::from_utf8(name))) {
-            std::smatch m;
-            int v = 0;
-            if (std::regex_match(need, m, re) && str::parse_int(m[2].str(), v)) return v;
-        }
+        if (cudalibs::family_of(name) != cudalibs::Family::cudnn) continue;
+        for (const auto& need : elf::needed_libraries(lib_dir / fsx::from_utf8(name)))
+            if (int v = cudalibs::cuda_major_of_dependency(need)) return v;
     }
     return 0;
 }
@@ -304,35 +263,22 @@ int cuda_major_from_dpkg(const fs::path& info_dir, int cudnn_major) {
 std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& variant) {
     auto dir = fsx::absolute_normal(dir_in);
     if (!fsx::is_dir(dir)) return std::nullopt;
+    const auto& rec = layout::recognize_cudnn(dir, variant);
     Cudnn c;
     c.root = dir;
+    c.variant = variant;
+    c.layout = rec.layout;
     CudnnFiles f;
-    std::vector<fs::path> includes;
-
-    if (!variant.empty()) {
-        // Windows installer: bin\<cuda>\[x64\], include\<cuda>\, lib\<cuda>\x64\.
-        c.variant = variant;
-        c.layout = "installer";
-        auto v = fsx::from_utf8(variant);
-        for (const auto& d : cudalibs::cudnn_installer_dll_dirs(dir, variant)) scan_lib_dir(d, f);
-        // Older installers (v9.1..v9.4) may keep one include\ for all subfolders.
-        includes = {dir / "include" / v, dir / "include"};
+    for (const auto& d : rec.lib_dirs(dir, variant)) scan_lib_dir(d, f);
+    const auto includes = rec.include_dirs(dir, variant);
+    if (c.layout == layout::CudnnLayout::installer) {
         if (auto vv = Version::parse(variant)) {
             c.cuda_major = vv->major();
             c.cuda_major_source = "installer folder";
         }
-    } else {
-        bool flat_system = is_system_lib_dir(dir);
-        for (const auto& d : cudalibs::cudnn_lib_dirs(dir)) scan_lib_dir(d, f);
-        scan_lib_dir(dir, f);
-        includes = {dir / "include", dir / "include" / "x86_64-linux-gnu"};
-        if (flat_system || dir == fs::path("/usr")) {
-            c.layout = "system";
-            includes.push_back("/usr/include");
-            includes.push_back("/usr/include/x86_64-linux-gnu");
-            if (flat_system) c.root = "/usr";
-        }
     }
+    // A system cuDNN adopted as its library folder is the system's: /usr.
+    if (c.layout == layout::CudnnLayout::system && is_system_lib_dir(dir)) c.root = "/usr";
     if (f.lib_dirs.empty() && f.bin_dirs.empty()) return std::nullopt;
     c.windows = f.windows;
     c.bin_dirs = f.bin_dirs;
@@ -344,11 +290,12 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
         c.version = *v;
         c.include_dir = inc;
     }
-    if (auto pip = pip_dist_info(dir, "nvidia_cudnn")) {
-        if (c.version.empty() || pip->first.matches(c.version)) c.version = pip->first;
-        c.cuda_major = pip->second;
-        c.cuda_major_source = "pip metadata";
-        c.layout = "pip";
+    if (c.layout == layout::CudnnLayout::pip) {
+        if (auto pip = pip_dist_info(dir, "nvidia_cudnn")) {
+            if (c.version.empty() || pip->first.matches(c.version)) c.version = pip->first;
+            c.cuda_major = pip->second;
+            c.cuda_major_source = "pip metadata";
+        }
     }
     if (c.version.empty() && !f.lib_version_name.empty()) {
         if (auto full = linux_lib_full_version(f.lib_version_name, cudalibs::linux_cudnn)) c.version = *full;
@@ -356,7 +303,7 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
             c.version = *Version::parse(*digits);
         // The installer's folder (CUDNN\v9.4) says more than cudnn64_9.dll does.
         auto name = fsx::to_utf8(dir.filename());
-        if (c.layout == "installer" && name.size() > 1 && (name[0] == 'v' || name[0] == 'V'))
+        if (c.layout == layout::CudnnLayout::installer && name.size() > 1 && (name[0] == 'v' || name[0] == 'V'))
             if (auto fv = Version::parse(name.substr(1)); fv && fv->major() == c.version.major()) c.version = *fv;
     }
     if (c.version.empty()) return std::nullopt;
@@ -379,13 +326,12 @@ std::optional<Cudnn> detect_cudnn(const fs::path& dir_in, const std::string& var
                 c.cuda_major_source = "linked libraries";
                 break;
             }
-    if (c.cuda_major == 0 && c.layout == "system") {
+    if (c.cuda_major == 0 && c.layout == layout::CudnnLayout::system) {
         if (int major = cuda_major_from_dpkg("/var/lib/dpkg/info", c.version.major())) {
             c.cuda_major = major;
             c.cuda_major_source = "system package";
         }
     }
-    if (c.layout.empty()) c.layout = fsx::is_dir(dir / "include") ? "archive" : "flat";
     return c;
 }
 

@@ -1,14 +1,15 @@
 #pragma once
-// Recognises a CUDA toolkit or cuDNN folder in any of the layouts users have:
-// NVIDIA's installers and archives (Linux and Windows, CUDA 13's bin\x64),
-// pip wheels (site-packages/nvidia/...), Debian/Ubuntu system packages, and
-// the Windows cuDNN installer (CUDNN\v9.x\bin\12.x[\x64]). Reads files only;
-// never loads a library.
+// Detects a CUDA toolkit or cuDNN folder in any of the layouts users have
+// (core/layout: NVIDIA's installers and archives, pip wheels, Debian/Ubuntu
+// packages, the Windows cuDNN installer): its version, the CUDA major a cuDNN
+// was built for, and the folders that go on PATH and LD_LIBRARY_PATH. Reads
+// files only; never loads a library.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/layout/layout.hpp"
 #include "core/version.hpp"
 
 namespace cudaenv {
@@ -19,7 +20,7 @@ struct Toolkit {
     fs::path root;                 // CUDA_PATH / CUDA_HOME
     Version version;
     std::string version_source;    // "version.json", "cuda_runtime_api.h", a library name, ...
-    std::string layout;            // "standard", "pip", "debian", "runtime-only"
+    layout::ToolkitLayout layout = layout::ToolkitLayout::standard;
     std::vector<fs::path> bin_dirs;  // go first on PATH (tools; Windows DLLs too)
     std::vector<fs::path> lib_dirs;  // go first on LD_LIBRARY_PATH (Linux shared libraries)
     bool windows = false;          // a Windows layout (DLLs), whatever the host is
@@ -32,12 +33,17 @@ struct Cudnn {
     Version version;
     int cuda_major = 0;            // the CUDA major it was built for; 0 = unknown
     std::string cuda_major_source;
-    std::string layout;            // "archive", "pip", "system", "installer", "flat"
+    layout::CudnnLayout layout = layout::CudnnLayout::flat;
     std::vector<fs::path> bin_dirs;  // Windows DLL folders (PATH)
     std::vector<fs::path> lib_dirs;  // Linux library folders (LD_LIBRARY_PATH)
     fs::path include_dir;
     bool windows = false;
 };
+
+// Every folder where the libraries of `tk` / `c` may be: its own, and the
+// ones its layout keeps outside its root (the system folder).
+std::vector<fs::path> search_dirs(const Toolkit& tk);
+std::vector<fs::path> search_dirs(const Cudnn& c);
 
 // nullopt when `dir` holds no nvcc and no CUDA runtime library.
 std::optional<Toolkit> detect_toolkit(const fs::path& dir);

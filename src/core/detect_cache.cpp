@@ -1,11 +1,13 @@
 #include "core/detect_cache.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 #include "core/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/stamp.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -18,7 +20,7 @@ namespace {
 // Then one record (util/records.hpp) per folder:
 //   id, key count, (path, stamp) per key, then the detection result:
 //   "null", or "toolkit" / "cudnn" and its fields (encode/decode below).
-constexpr std::string_view header = "cudaenv detection cache 2\n";
+constexpr std::string_view header = "cudaenv detection cache 3\n";
 
 void put_paths(std::vector<std::string>& out, const std::vector<fs::path>& ps) {
     out.push_back(std::to_string(ps.size()));
@@ -41,8 +43,17 @@ Version take_version(records::Fields& f) {
     return *v;
 }
 
+// A layout by its name; an unknown name makes the record damaged.
+template <class L>
+L take_layout(records::Fields& f, std::optional<L> (*parse)(std::string_view)) {
+    auto l = parse(f.str());
+    if (!l) throw std::out_of_range("record: unknown layout");
+    return *l;
+}
+
 std::vector<std::string> encode(const Toolkit& t) {
-    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source, t.layout};
+    std::vector<std::string> out = {"toolkit", fsx::to_utf8(t.root), t.version.str(), t.version_source,
+                                    std::string(layout::name(t.layout))};
     put_paths(out, t.bin_dirs);
     put_paths(out, t.lib_dirs);
     out.push_back(t.windows ? "1" : "0");
@@ -55,7 +66,7 @@ Toolkit decode_toolkit(records::Fields& f) {
     t.root = fsx::from_utf8(f.next());
     t.version = take_version(f);
     t.version_source = f.str();
-    t.layout = f.str();
+    t.layout = take_layout(f, layout::toolkit_layout);
     t.bin_dirs = take_paths(f);
     t.lib_dirs = take_paths(f);
     t.windows = f.next() == "1";
@@ -66,7 +77,7 @@ Toolkit decode_toolkit(records::Fields& f) {
 std::vector<std::string> encode(const Cudnn& c) {
     std::vector<std::string> out = {"cudnn",   fsx::to_utf8(c.root),         c.variant,
                                     c.version.str(), std::to_string(c.cuda_major), c.cuda_major_source,
-                                    c.layout};
+                                    std::string(layout::name(c.layout))};
     put_paths(out, c.bin_dirs);
     put_paths(out, c.lib_dirs);
     out.push_back(fsx::to_utf8(c.include_dir));
@@ -81,7 +92,7 @@ Cudnn decode_cudnn(records::Fields& f) {
     c.version = take_version(f);
     c.cuda_major = static_cast<int>(f.number());
     c.cuda_major_source = f.str();
-    c.layout = f.str();
+    c.layout = take_layout(f, layout::cudnn_layout);
     c.bin_dirs = take_paths(f);
     c.lib_dirs = take_paths(f);
     c.include_dir = fsx::from_utf8(f.next());
@@ -144,8 +155,8 @@ std::vector<fs::path> cudnn_key_paths(const fs::path& dir, const std::string& va
             for (auto h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
                 out.push_back(c->include_dir / h);
         }
-        if (c->layout == "system") {
-            for (const auto& s : platform::system_library_dirs()) out.push_back(s);
+        for (auto& s : layout::recognizer(c->layout).outside_dirs()) out.push_back(std::move(s));
+        if (c->layout == layout::CudnnLayout::system) {
             for (auto d : {"/usr/include", "/usr/include/x86_64-linux-gnu", "/var/lib/dpkg/info"}) out.push_back(d);
         }
     }
@@ -179,9 +190,23 @@ void drop_implied(Stamps& key) {
 
 namespace {
 
+// mtime:ctime:identity[:size], in hex: a file put back with its old mtime
+// and size (`cp -p`, `rsync -a`, `tar x`) still has a new ctime and inode.
+// Written into one buffer: a kept activation stats and compares ~30 of these
+// per call (docs/performance.md).
 std::string stamp_text(const std::optional<platform::FileStamp>& st) {
     if (!st) return "-";
-    return st->dir ? std::to_string(st->mtime_ns) : std::to_string(st->mtime_ns) + ":" + std::to_string(st->size);
+    char buf[4 * 17];
+    char* p = buf;
+    auto put = [&](unsigned long long v, bool first) {
+        if (!first) *p++ = ':';
+        p = std::to_chars(p, buf + sizeof buf, v, 16).ptr;
+    };
+    put(static_cast<unsigned long long>(st->mtime_ns), true);
+    put(static_cast<unsigned long long>(st->ctime_ns), false);
+    put(st->id, false);
+    if (!st->dir) put(st->size, false);
+    return std::string(buf, p);
 }
 
 }  // namespace
@@ -191,16 +216,7 @@ std::string path_stamp(const fs::path& p) { return stamp_text(platform::file_sta
 std::string path_stamp(const std::string& utf8) { return stamp_text(platform::file_stamp(utf8)); }
 
 DetectionCache::DetectionCache(fs::path store_root) : file_(std::move(store_root) / "cache" / "detected.txt") {
-    auto text = fsx::read_file(file_, 16u << 20);
-    if (!text || !text->starts_with(header)) return;  // absent, or another format: an empty cache
-    text_ = std::move(*text);
-    // Only the ids are looked at here; a record is decoded when asked for.
-    records::Reader r(std::string_view(text_).substr(header.size()));
-    std::vector<std::string_view> fields;
-    std::string_view raw;
-    while (r.next(fields, &raw))
-        if (!fields.empty()) entries_[std::string(fields[0])] = raw;
-    if (r.damaged()) entries_.clear();  // a torn file: detect again
+    load_cache_index(file_, header, 16u << 20, text_, entries_);
 }
 
 DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
@@ -238,7 +254,7 @@ void DetectionCache::put(const std::string& id, const Stamps& key, const std::ve
         records::put(rec, st);
     }
     for (const auto& d : data) records::put(rec, d);
-    records::end(rec);
+    records::end(rec, 0);
     owned_.push_back(std::move(rec));
     entries_[id] = owned_.back();
     dirty_ = true;
@@ -316,14 +332,7 @@ void DetectionCache::save() {
     dirty_ = false;
     std::string out(header);
     for (const auto& [id, rec] : entries_) out += rec;
-    // A cache: a store that cannot be written (a shared read-only one) simply keeps none.
-    if (!fsx::is_dir(file_.parent_path().parent_path())) return;
-    std::error_code ec;
-    fs::create_directories(file_.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-    }
+    save_cache_file(file_, out);
 }
 
 }  // namespace cudaenv

@@ -1,9 +1,11 @@
 #include "core/exec_policy.hpp"
 
 #include <array>
+#include <vector>
 
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
+#include "util/error.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -85,6 +87,25 @@ std::optional<PolicyScopes> query_execution_policy(const std::string& program) {
     auto scopes = parse_policy_scopes(r.out);
     if (scopes.empty()) return std::nullopt;
     return scopes;
+}
+
+void require_profiles_run(std::ostream& out) {
+    if (!platform::is_windows) return;
+    std::vector<std::string> problems, advice;
+    for (auto [program, edition] : {std::pair{"pwsh.exe", "PowerShell 7"}, std::pair{"powershell.exe", "Windows PowerShell 5.1"}}) {
+        auto scopes = query_execution_policy(program);
+        if (!scopes && std::string(program) == "pwsh.exe") continue;  // PowerShell 7 is optional
+        auto v = judge_execution_policy(scopes, edition);
+        if (v.state == PolicyVerdict::State::blocked) {
+            problems.push_back(v.summary);
+            advice.push_back(v.advice);
+        } else if (v.state == PolicyVerdict::State::unknown) {
+            out << "note: " << v.summary << "; " << v.advice << "\n";
+        }
+    }
+    if (!problems.empty())
+        throw Error(str::join(problems, "; "),
+                    str::join(advice, "; ") + " (the profile is written; `cudaenv setup pwsh --undo` takes it back)");
 }
 
 }  // namespace cudaenv

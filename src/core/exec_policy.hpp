@@ -6,6 +6,7 @@
 // the real PowerShell (query_execution_policy) or given by a test.
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -37,5 +38,11 @@ inline constexpr std::string_view policy_fix = "Set-ExecutionPolicy -Scope Curre
 // The policies of the PowerShell `program` (pwsh.exe, powershell.exe) found
 // on PATH, read by running it; nullopt when it is not there or does not answer.
 std::optional<PolicyScopes> query_execution_policy(const std::string& program);
+
+// After `setup` wrote a PowerShell profile, instead of claiming success:
+// throws Error naming each edition whose policy stops that profile (with the
+// fix), and writes a note to `out` for one whose policy could not be read.
+// Windows only (elsewhere PowerShell has no policy that stops scripts).
+void require_profiles_run(std::ostream& out);
 
 }  // namespace cudaenv

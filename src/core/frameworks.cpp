@@ -6,12 +6,13 @@
 
 #include "util/embedded.hpp"
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
 namespace {
 
-std::string str(const toml::table& t, const char* key) {
+std::string string_of(const toml::table& t, const char* key) {
     auto* v = t.get_as<std::string>(key);
     return v ? v->get() : "";
 }
@@ -75,21 +76,21 @@ std::vector<FrameworkBuild> framework_builds(const std::optional<std::string>& t
         const std::string where = "framework_build row " + std::to_string(i);
         if (!row) throw Error("compat.toml: " + where + " is not a table");
         FrameworkBuild b;
-        b.name = str(*row, "name");
+        b.name = string_of(*row, "name");
         if (b.name.empty()) throw Error("compat.toml: " + where + " has no name");
-        if (auto r = str(*row, "versions"); !r.empty()) {
+        if (auto r = string_of(*row, "versions"); !r.empty()) {
             auto dash = r.find('-');
             b.lo = need_version(r.substr(0, dash), where);
             b.hi = dash == std::string::npos ? *b.lo : need_version(r.substr(dash + 1), where);
         }
-        b.variant = str(*row, "variant");
+        b.variant = string_of(*row, "variant");
         b.os = strs(*row, "os");
         b.no_gpu_on = strs(*row, "no_gpu_on");
-        b.no_gpu_hint = str(*row, "no_gpu_hint");
-        if (auto c = str(*row, "cuda"); !c.empty()) b.cuda = need_version(c, where);
-        if (auto c = str(*row, "cudnn"); !c.empty()) b.cudnn = need_version(c, where);
-        b.loads = str(*row, "loads");
-        b.source = str(*row, "source");
+        b.no_gpu_hint = string_of(*row, "no_gpu_hint");
+        if (auto c = string_of(*row, "cuda"); !c.empty()) b.cuda = need_version(c, where);
+        if (auto c = string_of(*row, "cudnn"); !c.empty()) b.cudnn = need_version(c, where);
+        b.loads = string_of(*row, "loads");
+        b.source = string_of(*row, "source");
         if (b.source.empty()) throw Error("compat.toml: " + where + " (" + b.name + ") cites no source");
         if (!b.os.empty() && !b.cuda) throw Error("compat.toml: " + where + " (" + b.name + ") has a GPU build but no cuda");
         for (const auto& o : b.os)
@@ -106,7 +107,8 @@ std::vector<FrameworkBuild> framework_builds(const std::optional<std::string>& t
 FrameworkRequest parse_framework_request(const std::string& text) {
     auto eq = text.find("==");
     if (eq == std::string::npos || eq == 0)
-        throw UsageError("--for wants <framework>==<version>, got '" + text + "'", "e.g. --for tensorflow==2.10");
+        throw UsageError("--for wants <framework>==<version>, got '" + str::visible(text) + "'",
+                         "e.g. --for tensorflow==2.10");
     FrameworkRequest r;
     r.name = text.substr(0, eq);
     std::transform(r.name.begin(), r.name.end(), r.name.begin(), [](unsigned char c) { return c == '_' ? '-' : std::tolower(c); });
@@ -115,7 +117,7 @@ FrameworkRequest parse_framework_request(const std::string& text) {
     auto numeric = r.version_text.substr(0, plus);
     if (plus != std::string::npos) r.variant = r.version_text.substr(plus + 1);
     auto v = Version::parse(numeric);
-    if (!v) throw UsageError("'" + r.version_text + "' is not a version", "e.g. --for tensorflow==2.10");
+    if (!v) throw UsageError("'" + str::visible(r.version_text) + "' is not a version", "e.g. --for tensorflow==2.10");
     r.version = *v;
     return r;
 }
@@ -128,24 +130,34 @@ const FrameworkBuild& framework_build_for(const std::vector<FrameworkBuild>& row
     if (std::find(names.begin(), names.end(), req.name) == names.end()) {
         std::string list;
         for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw Error("no compatibility data for the framework '" + req.name + "'", "known: " + list);
+        throw Error("no compatibility data for the framework '" + str::visible(req.name) + "'", "known: " + list);
     }
-    const std::string shown = req.name + " " + req.version_text;
+    const std::string shown = req.name + " " + str::visible(req.version_text);
     for (const auto& b : rows) {
         if (b.name != req.name || !b.covers(req.version)) continue;
         if (std::find(b.no_gpu_on.begin(), b.no_gpu_on.end(), os) != b.no_gpu_on.end())
             throw Error(shown + " has no GPU build for " + (os == "windows" ? "native Windows" : os), b.no_gpu_hint);
     }
     if (req.name == "torch") {
-        if (req.variant.empty())
-            throw UsageError("torch wheels differ by CUDA build: name it, e.g. --for torch==" + req.version_text + "+cu124",
-                             "the tag after '+' in `pip show torch` or torch.__version__");
+        // The builds of this release (from the data): only those are named.
+        std::vector<const FrameworkBuild*> builds;
         for (const auto& b : rows)
-            if (b.name == "torch" && b.variant == req.variant &&
+            if (b.name == "torch" && !b.variant.empty() && b.covers(req.version) &&
                 std::find(b.os.begin(), b.os.end(), os) != b.os.end())
-                return b;
-        throw Error("no compatibility data for torch wheels '+" + req.variant + "' on " + os,
-                    "known: cu118, cu121, cu124, cu126, cu128, cu130");
+                builds.push_back(&b);
+        std::string variants;
+        for (const auto* b : builds) variants += (variants.empty() ? "" : ", ") + b->variant;
+        for (const auto* b : builds)
+            if (b->variant == req.variant || (req.variant.empty() && builds.size() == 1)) return *b;
+        if (!builds.empty() && req.variant.empty())
+            throw UsageError("torch " + str::visible(req.version_text) +
+                                 " wheels differ by CUDA build: name it, e.g. --for torch==" +
+                                 str::visible(req.version_text) + "+" + builds.back()->variant,
+                             "its builds: " + variants + " (the tag after '+' in torch.__version__)");
+        if (!builds.empty())
+            throw Error("torch " + str::visible(req.version_text.substr(0, req.version_text.find('+'))) +
+                            " has no build '+" + str::visible(req.variant) + "' on " + os,
+                        "its builds: " + variants);
     }
     for (const auto& b : rows)
         if (b.name == req.name && b.covers(req.version) && std::find(b.os.begin(), b.os.end(), os) != b.os.end())

@@ -191,7 +191,7 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
         std::vector<std::string_view> f;
         std::string_view raw;
         while (r.next(f, &raw)) {
-            if (f.empty()) continue;
+            if (f.empty() || !r.intact()) continue;  // damaged: decided again, not kept
             if (f[0] != key) {
                 kept.emplace_back(raw);
                 continue;

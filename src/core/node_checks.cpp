@@ -135,15 +135,16 @@ void save_node_checks(Store& store, const NodeKey& key, const std::vector<NodeCh
     fsx::write_file_atomic(file, nlohmann::json{{"node", key.to_json()}, {"pairs", pairs}}.dump(2) + "\n");
 }
 
-std::optional<std::string> node_last_check(Store& store, const std::string& toolkit_path, const std::string& cudnn_path) {
+std::map<std::pair<std::string, std::string>, std::string> node_last_checks(Store& store) {
+    std::map<std::pair<std::string, std::string>, std::string> out;
     auto node = this_node();
-    for (Store* s : {&store, store.shared()}) {
+    for (Store* s : {&store, store.shared()}) {  // the user's own first: emplace keeps it
         if (!s) continue;
         for (const auto& c : read_checks(node_checks_file(*s, node)))
-            if (c.toolkit == toolkit_path && c.cudnn == cudnn_path && !c.status.empty())
-                return c.summary.empty() ? c.status : c.status + ": " + c.summary;
+            if (!c.status.empty())
+                out.emplace(std::pair{c.toolkit, c.cudnn}, c.summary.empty() ? c.status : c.status + ": " + c.summary);
     }
-    return std::nullopt;
+    return out;
 }
 
 }  // namespace cudaenv

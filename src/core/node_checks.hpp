@@ -9,6 +9,7 @@
 // take that file's lock (core/excl_lock.hpp) around read-modify-write.
 #include <filesystem>
 #include <nlohmann/json_fwd.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,8 +48,9 @@ std::filesystem::path node_checks_file(const Store& store, const NodeKey& key);
 // same folders), atomically and under the file's lock.
 void save_node_checks(Store& store, const NodeKey& key, const std::vector<NodeCheck>& results);
 
-// The last result on this node of the pair of these folders, as
-// "pass: <summary>": from the user's store, else from the shared store beneath it.
-std::optional<std::string> node_last_check(Store& store, const std::string& toolkit_path, const std::string& cudnn_path);
+// The last result on this node of every pair, as "pass: <summary>" by
+// (toolkit path, cuDNN path or ""): from the user's store, else from the
+// shared store beneath it. Each file is read once, however many pairs `list` shows.
+std::map<std::pair<std::string, std::string>, std::string> node_last_checks(Store& store);
 
 }  // namespace cudaenv

@@ -36,20 +36,6 @@ const char* kind_name(Kind k) {
     return "other";
 }
 
-Family family_of(const std::string& file_name) {
-    auto n = str::to_lower_ascii(file_name);
-    if (starts_with(n, "libcuda.so") || starts_with(n, "libnvidia-") || starts_with(n, "nvcuda") ||
-        starts_with(n, "nvml") || starts_with(n, "libnvidia"))
-        return Family::driver;
-    if (starts_with(n, "libcudnn") || starts_with(n, "cudnn")) return Family::cudnn;
-    for (auto p : {"cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc", "nvjitlink", "nvtoolsext",
-                   "nvtx", "cupti", "nccl", "nvjpeg", "npp"}) {
-        auto bare = n.starts_with("lib") ? n.substr(3) : n;
-        if (starts_with(bare, p)) return Family::toolkit;
-    }
-    return Family::none;
-}
-
 bool under(const fs::path& file, const fs::path& dir) {
     auto f = canon(file), d = canon(dir);
     while (d.size() > 1 && (d.back() == '/' || d.back() == '\\')) d.pop_back();
@@ -61,18 +47,13 @@ PairDirs pair_dirs(const std::string& spec, const DetectedPair& pair) {
     d.spec = spec;
     const auto& tk = pair.toolkit;
     d.toolkit_version = tk.version;
+    d.toolkit_dirs = search_dirs(tk);
     d.toolkit_dirs.push_back(tk.root);
-    for (const auto& x : tk.lib_dirs) d.toolkit_dirs.push_back(x);
-    for (const auto& x : tk.bin_dirs) d.toolkit_dirs.push_back(x);
-    if (tk.layout == "debian") d.toolkit_dirs.push_back(platform::system_library_dirs().front());
     if (pair.cudnn) {
         const auto& c = *pair.cudnn;
         d.cudnn_version = c.version;
+        d.cudnn_dirs = search_dirs(c);
         d.cudnn_dirs.push_back(c.root);
-        for (const auto& x : c.lib_dirs) d.cudnn_dirs.push_back(x);
-        for (const auto& x : c.bin_dirs) d.cudnn_dirs.push_back(x);
-        if (c.layout == "system")
-            for (const auto& x : platform::system_library_dirs()) d.cudnn_dirs.push_back(x);
     }
     return d;
 }

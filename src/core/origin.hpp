@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cudalibs.hpp"
 #include "core/version.hpp"
 
 namespace cudaenv {
@@ -22,9 +23,9 @@ enum class Kind { pair, other_pair, pip_wheel, conda, system, driver, other };
 // "pair", "other-pair", "pip-wheel", "conda", "system", "driver", "other" (JSON values).
 const char* kind_name(Kind k);
 
-// Which part of a pair a library belongs to, from its file name alone.
-enum class Family { cudnn, toolkit, driver, none };
-Family family_of(const std::string& file_name);
+// Which part of a pair a library belongs to: core/cudalibs knows the names.
+using cudalibs::Family;
+using cudalibs::family_of;
 
 // The folders of one pair. A folder the OS shares with everything else (/usr,
 // /usr/lib/x86_64-linux-gnu, System32) stands for the pair only for

@@ -40,13 +40,6 @@ std::string_view line_ending_name(LineEnding e) {
     return "Unix (LF)";
 }
 
-bool shell_accepts(std::string_view shell, LineEnding e) {
-    if (e == LineEnding::lf) return true;
-    if (shell == "pwsh") return true;
-    if (shell == "fish") return e == LineEnding::crlf;
-    return false;
-}
-
 std::string render_block(const std::vector<std::string>& lines, std::string_view eol) {
     std::string block = std::string(block_begin) + " added by `cudaenv setup`; `cudaenv setup --undo` removes it";
     block += eol;

@@ -23,10 +23,14 @@ LineEnding line_ending_of(std::string_view text);
 std::string_view eol_bytes(LineEnding e);
 std::string_view line_ending_name(LineEnding e);
 
-// Whether `shell` reads a file with these line endings (tested against the
-// real shells, see docs/setup.md): bash and zsh read only LF (a CR becomes
-// part of the command), fish LF and CRLF, PowerShell all three.
-bool shell_accepts(std::string_view shell, LineEnding e);
+// The line endings a shell reads in a file (each shell's are in the shell
+// table, src/shell/shells.cpp, tested against the real shells, docs/setup.md):
+// LF always; bash and zsh no other (a CR becomes part of the command).
+struct LineEndings {
+    bool crlf = false;
+    bool cr = false;
+    bool accepts(LineEnding e) const { return e == LineEnding::lf || (e == LineEnding::crlf ? crlf : cr); }
+};
 
 // The whole block: begin marker, `lines`, end marker, each ended by `eol`.
 std::string render_block(const std::vector<std::string>& lines, std::string_view eol);

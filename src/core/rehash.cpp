@@ -34,30 +34,32 @@ bool is_shim_file(const fs::path& p, const fs::path& program) {
     return text && text->find(shim_marker) != std::string::npos;
 }
 
-// True when `p` is already this build of the shim.
+// True when `p` is already this build of the shim, as a copy of its own: a
+// hard link to the program (what rehash made before) is the program's own
+// inode, so writing into it, or `chmod -R` on the store, would change the
+// installed cudaenv-shim of every user; it is replaced by a copy.
 bool up_to_date(const fs::path& p, const fs::path& program, const std::string& program_bytes) {
     std::error_code ec;
-    if (fs::equivalent(p, program, ec)) return true;
+    if (fs::is_symlink(fs::symlink_status(p, ec)) || fs::equivalent(p, program, ec)) return false;
     if (fs::file_size(p, ec) != program_bytes.size() || ec) return false;
     auto text = fsx::read_file(p, max_program_bytes);
     return text && *text == program_bytes && platform::is_executable(p);
 }
 
-// Places a shim at `target` through a temporary name, so a tool call never
-// sees a half-written file: a hard link when the store and the program share
-// a file system, else a copy.
-void place_shim(const fs::path& target, const fs::path& program) {
+// Places a copy of the shim program (its bytes, read once) at `target`
+// through a temporary name, so a tool call never sees a half-written file.
+// Never a hard link: that would make the store's file the installed program
+// itself (see up_to_date). Written by cudaenv, not std::filesystem::copy_file,
+// which reports a short copy on a full disk as "Input/output error".
+void place_shim(const fs::path& target, const std::string& program_bytes) {
     auto tmp = target;
     tmp += ".rehash-tmp";
     std::error_code ec;
     fs::remove(tmp, ec);
-    fs::create_hard_link(program, tmp, ec);
-    if (ec) {
-        ec.clear();
-        fs::copy_file(program, tmp, fs::copy_options::overwrite_existing, ec);
-        if (!ec) platform::make_executable(tmp);
-    }
-    if (!ec) fs::rename(tmp, target, ec);
+    ec.clear();
+    fsx::write_file_atomic(tmp, program_bytes, fsx::Durability::cache);  // its error names the file and errno
+    platform::make_executable(tmp);
+    fs::rename(tmp, target, ec);
     if (ec) {
         std::error_code ignored;
         fs::remove(tmp, ignored);
@@ -160,7 +162,7 @@ RehashResult rehash(Store& store, const fs::path& program) {
         if (present && !is_shim_file(target, program))
             throw Error("'" + fsx::to_utf8(target) + "' is in the way of the " + file + " shim and is not one",
                         "move that file out of the store's shims folder, then run `cudaenv rehash`");
-        place_shim(target, program);
+        place_shim(target, *program_bytes);
         (present ? r.updated : r.added).push_back(file);
     }
 

@@ -9,15 +9,6 @@ namespace cudaenv {
 
 namespace {
 
-// Shows a bad value safely: printable ASCII only, bounded length.
-std::string shown(std::string_view s) {
-    std::string out(s.substr(0, 60));
-    for (auto& c : out)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-    if (s.size() > 60) out += "...";
-    return out;
-}
-
 // What an error may quote of a version file's content: a short prefix with
 // every byte that is not printable ASCII as '?', and only when the file is a
 // regular file of that name itself. Through a link a .cudaenv can point at
@@ -190,7 +181,7 @@ ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<
     if (env_version && !env_version->empty()) {
         auto spec = Spec::parse(*env_version);
         if (!spec)
-            throw Error("CUDAENV_VERSION holds an invalid spec: '" + shown(*env_version) + "'",
+            throw Error("CUDAENV_VERSION holds an invalid spec: '" + str::visible(env_version->substr(0, 60)) + "'",
                         "run `cudaenv deactivate` or unset CUDAENV_VERSION");
         return {*spec, Origin::env, {}};
     }
@@ -198,7 +189,7 @@ ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<
     if (config.global) {
         auto spec = Spec::parse(*config.global);
         if (!spec)
-            throw Error("the global default is an invalid spec: '" + shown(*config.global) + "'",
+            throw Error("the global default is an invalid spec: '" + str::visible(config.global->substr(0, 60)) + "'",
                         "run `cudaenv global <spec>` to replace it");
         return {*spec, Origin::global, {}};
     }

@@ -50,7 +50,7 @@ void add_profile_block(SetupSession& s, const ProfileChange& change) {
     std::string text = exists ? s.host.read(st.target) : std::string();
 
     auto ending = line_ending_of(text);
-    if (!shell_accepts(change.shell, ending))
+    if (!change.reads.accepts(ending))
         throw Error(name + " has " + std::string(line_ending_name(ending)) + " line endings, which " + change.shell +
                         " cannot read: lines added there would not run",
                     "convert it to Unix line endings (dos2unix " + s.host.show(st.target) + ") and run setup again");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/profile_block.hpp"
 #include "core/setup_host.hpp"
 #include "core/setup_record.hpp"
 
@@ -26,6 +27,7 @@ struct SetupSession {
 struct ProfileChange {
     std::filesystem::path path;
     std::string shell;               // bash, zsh, fish, pwsh
+    LineEndings reads;               // the line endings that shell reads
     std::vector<std::string> lines;  // the block's lines (shell/profile/)
     bool bom_when_created = false;   // Windows PowerShell 5.1 reads a file without a BOM as ANSI
 };

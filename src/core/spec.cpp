@@ -1,6 +1,7 @@
 #include "core/spec.hpp"
 
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -53,10 +54,7 @@ std::optional<Spec> Spec::parse(std::string_view text) {
 Spec Spec::parse_or_throw(std::string_view text) {
     auto s = parse(text);
     if (!s) {
-        std::string shown(text.substr(0, 80));
-        for (auto& c : shown)
-            if (static_cast<unsigned char>(c) < 0x20) c = '?';
-        throw UsageError("invalid spec '" + shown + "'",
+        throw UsageError("invalid spec '" + str::visible(text.substr(0, 80)) + "'",
                          "a spec looks like 11.8, 12, 12.4.1, 11.8+8.9.7, 12+9, 12.4+none, 13.0@pip or system");
     }
     return *s;

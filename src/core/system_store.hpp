@@ -19,8 +19,15 @@ namespace cudaenv {
 // Where the system store is (whether or not it exists).
 std::filesystem::path system_store_root();
 
-// Layers the system store under `user` when it exists and is another folder.
+// Layers the system store under `user` when it exists and is another folder
+// and may be trusted (core/store_trust.hpp); otherwise says once why it is
+// left out. Its toolkits and cuDNNs that someone else could change are left
+// out the same way (append_shared).
 void attach_system_store(Store& user);
+
+// Throws when `folder` may not go into the system store at `root` (`add
+// --system` of a folder that someone else could change).
+void refuse_untrusted(const std::filesystem::path& folder, const std::filesystem::path& root);
 
 // Adds the shared store's records (marked shared) that the user's store does
 // not already list. A shared store whose config.toml cannot be read is left
@@ -36,9 +43,10 @@ std::optional<std::string> shared_pin(Store& user, const std::string& toolkit_ve
 // lives in the shared store (without --system).
 void refuse_shared_change(const ToolkitRecord* toolkit, const CudnnRecord* cudnn, const std::string& command);
 
-// Opens the system store for writing (creating its folder if needed) and
-// locks it against other admins on any node; throws a one-line error before
-// anything is written when this user cannot write it.
+// Opens the system store for writing (creating its folder, writable by its
+// admin only) and locks it against other admins on any node; throws a
+// one-line error before anything is written when this user cannot write it
+// or when it may not be trusted.
 std::unique_ptr<ExclusiveLock> lock_system_store(const std::filesystem::path& root, bool quiet);
 
 }  // namespace cudaenv

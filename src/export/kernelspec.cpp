@@ -39,23 +39,32 @@ JupyterOs this_jupyter_os() {
 
 fs::path jupyter_data_dir(const EnvReader& env, JupyterOs os, const fs::path& home) {
     if (auto d = env("JUPYTER_DATA_DIR"); d && !d->empty()) return fsx::from_utf8(*d);
+    // Without a home the folder would be relative: under the current folder.
+    auto under_home = [&](const fs::path& rel) {
+        if (home.empty())
+            throw Error("cannot tell where Jupyter's kernels folder is: " +
+                            std::string(os == JupyterOs::windows ? "USERPROFILE" : "HOME") + " is not set",
+                        "set it, or JUPYTER_DATA_DIR, or name the folder with --prefix");
+        return home / rel;
+    };
     switch (os) {
     case JupyterOs::windows:
         if (auto a = env("APPDATA"); a && !a->empty()) return fsx::from_utf8(*a) / "jupyter";
-        return home / ".jupyter" / "data";
+        return under_home(fs::path(".jupyter") / "data");
     case JupyterOs::macos:
-        return home / "Library" / "Jupyter";
+        return under_home(fs::path("Library") / "Jupyter");
     case JupyterOs::linux:
         break;
     }
-    if (auto x = env("XDG_DATA_HOME"); x && !x->empty()) return fsx::from_utf8(*x) / "jupyter";
-    return home / ".local" / "share" / "jupyter";
+    if (auto x = env("XDG_DATA_HOME"); x && !x->empty() && (*x)[0] == '/') return fsx::from_utf8(*x) / "jupyter";
+    return under_home(fs::path(".local") / "share" / "jupyter");
 }
 
 fs::path kernels_dir(const EnvReader& env, const std::optional<fs::path>& prefix) {
     if (prefix) return *prefix / "share" / "jupyter" / "kernels";
-    return jupyter_data_dir(env, this_jupyter_os(), fsx::from_utf8(env("HOME").value_or(env("USERPROFILE").value_or(""))))
-           / "kernels";
+    auto home = fsx::from_utf8(env(this_jupyter_os() == JupyterOs::windows ? "USERPROFILE" : "HOME").value_or(""));
+    if (!home.is_absolute()) home.clear();  // unset, empty or relative: no home
+    return jupyter_data_dir(env, this_jupyter_os(), home) / "kernels";
 }
 
 void check_kernel_name(const std::string& name) {

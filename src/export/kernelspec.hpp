@@ -17,6 +17,7 @@ JupyterOs this_jupyter_os();
 // Jupyter's user data folder: $JUPYTER_DATA_DIR, else ~/.local/share/jupyter
 // ($XDG_DATA_HOME/jupyter) on Linux, ~/Library/Jupyter on macOS,
 // %APPDATA%\jupyter on Windows (jupyter_core.paths.jupyter_data_dir).
+// Throws when the answer needs `home` and it is empty (HOME not set).
 std::filesystem::path jupyter_data_dir(const EnvReader& env, JupyterOs os, const std::filesystem::path& home);
 // Where kernelspecs go: <data>/kernels, or <prefix>/share/jupyter/kernels.
 std::filesystem::path kernels_dir(const EnvReader& env, const std::optional<std::filesystem::path>& prefix);

@@ -3,27 +3,24 @@
 // hashing the archive bytes in the same pass. Every entry is checked before
 // anything is written; a hostile archive stops the extraction with an Error
 // and nothing is ever written outside `dest`.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
-#include <set>
 #include <string>
 
 namespace cudaenv::install {
 
 namespace fs = std::filesystem;
 
-class Progress;
-
 struct ExtractOptions {
     fs::path dest;                   // an existing folder (the staging folder)
     std::string expect_sha256;       // "" = not checked (the hash is still returned)
     uint64_t expect_size = 0;        // 0 = unknown; else the archive must be exactly this big
     std::string top_files_dir;       // put files found at the top of the archive here ("" = keep)
-    Progress* progress = nullptr;
-    // Symlinks written so far (relative paths), shared by the archives that
-    // merge into one folder, so no later entry is written through one.
-    std::set<std::string>* symlinks = nullptr;
+    std::function<void(uint64_t)> on_read;     // archive bytes read so far (progress)
+    const std::atomic<bool>* stop = nullptr;  // stops with an error once it becomes true
 };
 
 struct ExtractResult {

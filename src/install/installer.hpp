@@ -1,26 +1,32 @@
 #pragma once
-// Installs into the store: archives given on the command line, or a spec
-// fetched from a mirror. Every install is staged in <store>/tmp, validated,
-// then renamed into place, under a store-wide lock; leftovers of a killed
-// run are cleaned up by the next one.
+// `cudaenv install`: archives given on the command line, or a spec fetched
+// from a mirror. Each is planned first (plan.hpp), under the store's install
+// lock, then carried out all or nothing (execute.hpp); --dry-run prints the
+// plan and changes nothing.
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "core/spec.hpp"
 #include "core/store.hpp"
-#include "install/staging.hpp"
 
 namespace cudaenv::install {
 
 namespace fs = std::filesystem;
 
 struct InstallOptions {
-    bool quiet = false;                   // no progress lines
+    bool quiet = false;                   // no progress display
+    bool dry_run = false;                 // print the plan only
+    int connections = 4;                  // downloads at once
     std::string mirror;                   // folder or URL (already chosen)
     std::vector<std::string> components;  // CUDA components; empty = the default set
     std::string sha256;                   // expected hash of the one local archive
+    // Leaves out of a product's releases ("cuda", "cudnn"; newest first) those
+    // matching `wanted` that cannot run on this machine's GPUs, or throws
+    // naming the ones that would (gpu/install_choice); unset: every release may be taken.
+    std::function<void(const std::string& product, std::vector<Version>& releases, const Version& wanted)> runs_here;
 };
 
 // `cudaenv install <archive>...`

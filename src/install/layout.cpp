@@ -52,8 +52,7 @@ void validate_cudnn(const fs::path& dir, const Version& version, const std::stri
         throw Error("cuDNN archive mismatch: its name says " + version.str() + " but include/cudnn_version.h says " +
                         hv->str(),
                     "the archive was renamed or repacked; get it again from NVIDIA");
-    std::vector<fs::path> lib_dirs = windows ? std::vector<fs::path>{dir / "bin" / "x64", dir / "bin"}
-                                             : std::vector<fs::path>{dir / "lib", dir / "lib64"};
+    const auto lib_dirs = cudalibs::cudnn_lib_dirs(dir);
     std::vector<std::string> missing;
     for (const auto& name : cudnn_required_libraries(version.major(), windows)) {
         bool found = false;
@@ -71,12 +70,11 @@ void validate_toolkit(const fs::path& dir, const std::map<std::string, std::stri
     if (components.count("cuda_cudart")) {
         bool found = false;
         std::error_code ec;
-        for (const auto& sub : {fs::path("lib"), fs::path("lib64"), fs::path("bin"), fs::path("bin") / "x64"}) {
-            for (fs::directory_iterator it(dir / sub, ec), end; !ec && it != end; it.increment(ec)) {
-                auto name = fsx::to_utf8(it->path().filename());
-                if ((windows ? name.starts_with("cudart64_") && name.ends_with(".dll")
-                             : name.starts_with("libcudart.so.")) &&
-                    resolves_to_file(it->path()))
+        auto dirs = cudalibs::toolkit_lib_dirs(dir);
+        for (auto& d : cudalibs::toolkit_dll_dirs(dir)) dirs.push_back(std::move(d));
+        for (const auto& d : dirs) {
+            for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+                if (cudalibs::is_cudart(fsx::to_utf8(it->path().filename()), windows) && resolves_to_file(it->path()))
                     found = true;
             }
             ec.clear();

@@ -4,6 +4,7 @@
 
 #include "install/sha256.hpp"
 #include "util/error.hpp"
+#include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
 
@@ -17,14 +18,6 @@ const Artifact* Component::find(const std::string& platform, int cuda_major) con
     return nullptr;
 }
 
-bool is_safe_relative_path(const std::string& p) {
-    if (p.empty() || p.front() == '/' || p.find('\\') != std::string::npos || p.find(':') != std::string::npos)
-        return false;
-    for (const auto& part : str::split(p, '/'))
-        if (part.empty() || part == "." || part == "..") return false;
-    return true;
-}
-
 namespace {
 
 Artifact read_artifact(const json& j, const std::string& where, const std::string& source) {
@@ -35,9 +28,9 @@ Artifact read_artifact(const json& j, const std::string& where, const std::strin
     if (!j.contains("sha256") || !j["sha256"].is_string()) throw fail("no sha256");
     Artifact a;
     a.relative_path = j["relative_path"].get<std::string>();
-    if (!is_safe_relative_path(a.relative_path)) throw fail("unsafe relative_path '" + a.relative_path + "'");
+    if (!fsx::is_safe_relative(a.relative_path)) throw fail("unsafe relative_path '" + a.relative_path + "'");
     a.sha256 = str::to_lower_ascii(j["sha256"].get<std::string>());
-    if (!is_sha256_hex(a.sha256)) throw fail("sha256 is not 64 hex digits");
+    if (!str::is_sha256_hex(a.sha256)) throw fail("sha256 is not 64 hex digits");
     if (!j.contains("size")) throw fail("no size");
     const auto& s = j["size"];
     if (s.is_string()) {

@@ -44,10 +44,6 @@ struct Manifest {
 // The platform key of this machine ("linux-x86_64", "windows-x86_64", "linux-sbsa").
 std::string host_platform();
 
-// A relative path that stays inside its base: no absolute path, drive letter,
-// backslash, "." or ".." component, or empty component.
-bool is_safe_relative_path(const std::string& p);
-
 // The components installed by `cudaenv install <cuda>` when --components is
 // not given, in the order they are installed; only those the manifest has.
 std::vector<std::string> default_cuda_components(const Manifest& m, const std::string& platform);

@@ -2,7 +2,6 @@
 // A mirror with NVIDIA's layout: <base>/cuda/redist/redistrib_<ver>.json,
 // <base>/cudnn/redist/redistrib_<ver>.json, archives at <base>/<product>/redist/<relative_path>.
 // <base> is a folder (offline mirror) or an http(s) URL (libcurl).
-#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,7 +18,7 @@ inline constexpr const char* kDefaultMirror = "https://developer.download.nvidia
 class Mirror {
 public:
     // A URL (http://, https://), file:// URL or a folder path (made absolute).
-    explicit Mirror(const std::string& location, bool quiet = false);
+    explicit Mirror(const std::string& location);
 
     bool is_remote() const { return remote_; }
     const std::string& location() const { return location_; }
@@ -29,25 +28,21 @@ public:
     // The manifest text for one release.
     std::string manifest_text(const std::string& product, const std::string& version) const;
 
-    // A local file holding the archive at `relative_path`: the mirror's own
-    // file for a folder; for a URL, a download into `cache_dir` that resumes
-    // a partial one (<name>.part) and checks the size.
-    fs::path fetch(const std::string& product, const std::string& relative_path, uint64_t size,
-                   const fs::path& cache_dir) const;
-
-private:
+    // Where the file at <product>/redist/<rel> is: a URL (remote mirrors)
+    // or a path in the mirror folder.
     std::string url_of(const std::string& product, const std::string& rel) const;
     fs::path path_of(const std::string& product, const std::string& rel) const;
+
+private:
     std::string location_;
     fs::path folder_;
     bool remote_ = false;
-    bool quiet_ = false;
 };
 
 // Which mirror to use: --mirror, else CUDAENV_MIRROR, else config.toml's
-// `mirror`, else NVIDIA's.
+// `mirror`, else `fallback` (NVIDIA's; sync passes "" to use the lock's).
 std::string choose_mirror(const std::string& flag, const std::optional<std::string>& env,
-                          const std::optional<std::string>& config);
+                          const std::optional<std::string>& config, const std::string& fallback = kDefaultMirror);
 
 // The releases named in a directory listing page (href="redistrib_12.6.3.json").
 std::vector<Version> releases_from_listing(const std::string& html);

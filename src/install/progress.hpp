@@ -1,35 +1,49 @@
 #pragma once
-// One status line on stderr for downloads and extraction: bytes, rate, ETA.
-// Drawn only when stderr is a terminal and --quiet is not given.
+// One progress display on stderr for an install's parallel downloads and
+// unpacking: a line per archive being downloaded or unpacked, then a total
+// (archives done, bytes, rate, ETA), redrawn in place at most ten times a
+// second. Drawn only when stderr is a terminal and --quiet is not given;
+// updated from the download loop and the unpacking threads alike.
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace cudaenv::install {
 
-class Progress {
+class ProgressBoard {
 public:
-    // `total` 0 means unknown (no ETA).
-    Progress(std::string label, uint64_t total, bool enabled);
-    ~Progress();
-    // Absolute bytes done; redraws at most ten times a second.
-    void update(uint64_t done);
-    void set_total(uint64_t total) { total_ = total; }
-    // Draws the last state and ends the line.
-    void finish();
+    explicit ProgressBoard(bool enabled);
+    ~ProgressBoard();  // clears what it drew
+    ProgressBoard(const ProgressBoard&) = delete;
+    ProgressBoard& operator=(const ProgressBoard&) = delete;
 
-    // "1.5 MiB", "700.0 MiB", "2.3 GiB"
-    static std::string human_bytes(double bytes);
+    // An archive of `size` bytes (0 = unknown); returns its number.
+    size_t add(std::string label, uint64_t size, bool download);
+    // Absolute bytes done so far.
+    void downloading(size_t item, uint64_t done);
+    void unpacking(size_t item, uint64_t done);
+    void finished(size_t item);
+    // Clears the display (before the summary on stdout, or an error).
+    void clear();
 
 private:
-    void draw(bool final);
-    std::string label_;
-    uint64_t total_;
-    uint64_t done_ = 0;
-    uint64_t start_done_ = 0;
+    enum class Phase { waiting, download, unpack, done };
+    struct Item {
+        std::string label;
+        uint64_t size = 0, downloaded = 0, unpacked = 0;
+        bool download = false;
+        Phase phase = Phase::waiting;
+    };
+    void draw_locked(bool force);
+    std::vector<std::string> lines_locked() const;
+
     bool enabled_;
-    bool drawn_ = false;
-    bool finished_ = false;
+    std::mutex m_;
+    std::vector<Item> items_;
+    size_t drawn_lines_ = 0;
+    uint64_t resumed_bytes_ = 0;  // bytes already on disk when downloads began: not counted in the rate
     std::chrono::steady_clock::time_point start_, last_draw_;
 };
 

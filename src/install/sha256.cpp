@@ -2,8 +2,6 @@
 
 #include <openssl/evp.h>
 
-#include <cctype>
-
 #include <cstdio>
 #include <fstream>
 #include <vector>
@@ -46,13 +44,6 @@ std::string sha256_file(const std::filesystem::path& p) {
         h.update(buf.data(), static_cast<size_t>(in.gcount()));
     if (in.bad()) throw Error("cannot read '" + fsx::to_utf8(p) + "'");
     return h.hex_digest();
-}
-
-bool is_sha256_hex(const std::string& s) {
-    if (s.size() != 64) return false;
-    for (char c : s)
-        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    return true;
 }
 
 }  // namespace cudaenv::install

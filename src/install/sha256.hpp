@@ -26,7 +26,4 @@ private:
 // The hash of a whole file; throws cudaenv::Error when it cannot be read.
 std::string sha256_file(const std::filesystem::path& p);
 
-// True for 64 hex digits (either case).
-bool is_sha256_hex(const std::string& s);
-
 }  // namespace cudaenv::install

@@ -61,24 +61,113 @@ fs::path make_staging(Store& store, const fs::path& target) {
     return dir;
 }
 
-// Renames `staging` to `target`, setting an existing target aside first and
-// deleting it afterwards.
-void commit(Store& store, const fs::path& staging, const fs::path& target) {
-    ensure_writable_dir(target.parent_path());
+void merge_tree(const fs::path& from, const fs::path& to, const std::string& archive) {
+    auto refuse = [&](const fs::path& at, const std::string& why) {
+        return Error("refusing '" + archive + "': '" + fsx::to_utf8(at.lexically_relative(to)) + "' " + why,
+                     "the archives of one toolkit overlap in a way NVIDIA's do not; nothing was installed");
+    };
+    ensure_writable_dir(to);
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(from)) entries.push_back(e.path());
+    for (const auto& src : entries) {
+        auto dst = to / src.filename();
+        auto src_st = fs::symlink_status(src);
+        std::error_code ec;
+        auto dst_st = fs::symlink_status(dst, ec);
+        bool dst_there = !ec && fs::exists(dst_st);
+        if (fs::is_directory(src_st)) {
+            if (!dst_there) fs::rename(src, dst);
+            else if (fs::is_directory(dst_st)) merge_tree(src, dst, archive);
+            else throw refuse(dst, fs::is_symlink(dst_st) ? "would be written through a symlink of another archive"
+                                                          : "is a file in another archive and a folder in this one");
+        } else {
+            if (dst_there && fs::is_directory(dst_st)) throw refuse(dst, "would replace a folder of another archive");
+            fs::rename(src, dst);  // replaces a file or symlink (never follows it)
+        }
+    }
+    fs::remove(from);
+}
+
+namespace {
+
+// The journal: "committed" once everything moved, else one line per move,
+// "<target relative to the store>\t<tmp entry it was set aside as, or ->".
+constexpr const char* kCommitted = "committed\n";
+
+// Undoes one move of an interrupted transaction; false when it had not happened.
+bool roll_back(Store& store, const fs::path& target, const std::string& old_name) {
+    auto old = old_name == "-" ? fs::path() : store.tmp_dir() / fsx::from_utf8(old_name);
+    if (old.empty()) {
+        if (!fsx::exists(target)) return false;
+        remove_installed(store, target);  // new in this transaction
+        return true;
+    }
+    if (!fsx::exists(old)) return false;  // never set aside: the target is the original
+    if (fsx::exists(target)) remove_installed(store, target);
+    fs::rename(old, target);
+    return true;
+}
+
+void recover_journal(Store& store, const fs::path& journal) {
+    auto text = fsx::read_file(journal, 1 << 20).value_or("");
+    if (text != kCommitted) {
+        auto lines = str::split(text, '\n');
+        for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+            auto fields = str::split(*it, '\t');
+            if (fields.size() != 2 || !fsx::is_safe_relative(fields[0])) continue;
+            if (roll_back(store, store.root() / fsx::from_utf8(fields[0]), fields[1]))
+                spdlog::info("rolled back '{}' of an interrupted install", fields[0]);
+        }
+    }
     std::error_code ec;
-    fs::path old;
-    if (fsx::exists(target)) {
-        old = tmp_entry(store, "old", target);
-        fs::rename(target, old, ec);
-        if (ec) throw Error("cannot replace '" + fsx::to_utf8(target) + "': " + ec.message(), "is it in use?");
+    fs::remove(journal, ec);
+}
+
+}  // namespace
+
+void Transaction::add(const fs::path& staging, const fs::path& target) { moves_.push_back({staging, target, {}}); }
+
+void Transaction::commit() {
+    if (moves_.empty()) return;
+    std::string journal_text;
+    for (auto& m : moves_) {
+        ensure_writable_dir(m.target.parent_path());
+        if (fsx::exists(m.target)) m.old = tmp_entry(store_, "old", m.target);
+        journal_text += fsx::to_utf8(m.target.lexically_relative(store_.root())) + "\t" +
+                        (m.old.empty() ? std::string("-") : fsx::to_utf8(m.old.filename())) + "\n";
     }
-    fs::rename(staging, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        if (!old.empty()) fs::rename(old, target, ignored);
-        throw Error("cannot move the install into '" + fsx::to_utf8(target) + "': " + ec.message());
+    auto journal = tmp_entry(store_, "txn", store_.root() / "store");
+    fsx::write_file_atomic(journal, journal_text);
+    size_t done = 0;
+    try {
+        for (const auto& m : moves_) {
+            std::error_code ec;
+            if (!m.old.empty()) {
+                fs::rename(m.target, m.old, ec);
+                if (ec) throw Error("cannot replace '" + fsx::to_utf8(m.target) + "': " + ec.message(), "is it in use?");
+            }
+            ++done;
+            fs::rename(m.staging, m.target, ec);
+            if (ec) throw Error("cannot move the install into '" + fsx::to_utf8(m.target) + "': " + ec.message());
+        }
+    } catch (...) {
+        for (size_t i = done; i-- > 0;) {
+            try {
+                roll_back(store_, moves_[i].target, moves_[i].old.empty() ? "-" : fsx::to_utf8(moves_[i].old.filename()));
+            } catch (const std::exception& e) {
+                spdlog::warn("cannot roll back '{}': {} (the next install does)", fsx::to_utf8(moves_[i].target), e.what());
+                throw;
+            }
+        }
+        std::error_code ec;
+        fs::remove(journal, ec);
+        throw;
     }
-    if (!old.empty()) remove_tree(old);
+    fsx::write_file_atomic(journal, kCommitted);  // the commit point
+    for (const auto& m : moves_)
+        if (!m.old.empty()) remove_tree(m.old);
+    std::error_code ec;
+    fs::remove(journal, ec);
 }
 
 Staging::~Staging() {
@@ -101,6 +190,11 @@ StoreLock::~StoreLock() = default;
 
 void clean_store_tmp(Store& store) {
     std::error_code ec;
+    std::vector<fs::path> journals;
+    for (fs::directory_iterator it(store.tmp_dir(), ec), end; !ec && it != end; it.increment(ec))
+        if (fsx::to_utf8(it->path().filename()).starts_with("txn~")) journals.push_back(it->path());
+    for (const auto& j : journals) recover_journal(store, j);
+    ec.clear();
     for (fs::directory_iterator it(store.tmp_dir(), ec), end; !ec && it != end; it.increment(ec)) {
         auto name = fsx::to_utf8(it->path().filename());
         if (name == "install.lock") continue;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/store.hpp"
 
@@ -43,9 +44,29 @@ void remove_tree(const fs::path& p);
 void copy_tree_linked(const fs::path& from, const fs::path& to);
 // A fresh staging folder for `target`.
 fs::path make_staging(Store& store, const fs::path& target);
-// Renames `staging` to `target`, setting an existing target aside first and
-// deleting it afterwards.
-void commit(Store& store, const fs::path& staging, const fs::path& target);
+// Moves everything in `from` into `to`, a later file replacing an earlier
+// one, and removes `from`. Throws (naming `archive`) where an entry would go
+// through a symlink or replace a folder with a file: archives unpacked apart
+// are merged into one toolkit without ever writing outside it.
+void merge_tree(const fs::path& from, const fs::path& to, const std::string& archive);
+
+// Moves staged folders into place as one change. A journal in tmp/ lists
+// them before the first rename, so a run killed half-way is rolled back by
+// the next one (clean_store_tmp) and an error rolls back at once: the store
+// ends with all of them or none.
+class Transaction {
+public:
+    explicit Transaction(Store& store) : store_(store) {}
+    void add(const fs::path& staging, const fs::path& target);
+    void commit();
+
+private:
+    struct Move {
+        fs::path staging, target, old;  // old: where an existing target is set aside ("" = none)
+    };
+    Store& store_;
+    std::vector<Move> moves_;
+};
 
 // Deletes the staging folder unless the install reached commit().
 struct Staging {

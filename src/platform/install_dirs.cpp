@@ -5,8 +5,8 @@
 #include "util/fs.hpp"
 
 // CMake passes the path from the programs' folder to the private library
-// folder of the install layout ("../lib/cudaenv" for GNUInstallDirs' bin/,
-// "lib/cudaenv" for the flat Windows zip); see cmake/Packaging.cmake.
+// folder of the install layout ("../lib/x86_64-linux-gnu/cudaenv" for Debian's
+// bin/, "lib/cudaenv" for the flat Windows zip); see cmake/Packaging.cmake.
 #ifndef CUDAENV_BIN_TO_PRIVLIB
 #define CUDAENV_BIN_TO_PRIVLIB "../lib/cudaenv"
 #endif
@@ -22,6 +22,8 @@ std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe) {
 }
 
 std::filesystem::path private_lib_dir() { return private_lib_dir_for(executable_path()); }
+
+std::string private_lib_from_bin() { return CUDAENV_BIN_TO_PRIVLIB; }
 
 std::filesystem::path sibling_program(const std::string& name) {
     return executable_path().parent_path() / fsx::from_utf8(name + exe_suffix());

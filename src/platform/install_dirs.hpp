@@ -7,12 +7,15 @@
 
 namespace cudaenv::platform {
 
-// <prefix>/lib/cudaenv: libraries and helpers cudaenv loads or runs itself
-// (never on a search path of their own). The programs live in <prefix>/bin on
-// Linux and in <prefix> itself in the Windows zip; in a build tree,
+// The private folder: libraries and helpers cudaenv loads or runs itself
+// (never on a search path of their own). Installed, <prefix>/lib/<multiarch>/cudaenv
+// on Debian (<prefix>/lib/cudaenv elsewhere), the programs in <prefix>/bin; in
+// the Windows zip lib/cudaenv beside the programs; in a build tree,
 // <build>/lib/cudaenv. The first of those that exists, else the installed one.
 // CMake installs there with `install(TARGETS x DESTINATION ${CUDAENV_INSTALL_PRIVLIBDIR})`.
 std::filesystem::path private_lib_dir();
+// The installed private folder relative to the programs' ("../lib/x86_64-linux-gnu/cudaenv").
+std::string private_lib_from_bin();
 
 // The same rule for a given executable path (testable).
 std::filesystem::path private_lib_dir_for(const std::filesystem::path& exe);

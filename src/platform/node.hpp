@@ -19,6 +19,11 @@ bool process_alive(long pid);
 // file already exists; throws Error on any other failure (errno text kept).
 bool create_exclusive(const std::filesystem::path& file, const std::string& content);
 
+// What tells this boot of the machine from the last one: Linux's
+// /proc/sys/kernel/random/boot_id, Windows' boot time (to the minute).
+// "" when unknown. What is kept per boot (the GPUs) is asked again after a reboot.
+std::string boot_id();
+
 // $CUDAENV_SYSTEM_ROOT, else /opt/cudaenv (POSIX) or %ProgramData%\cudaenv (Windows).
 std::filesystem::path system_store_root();
 

@@ -20,6 +20,13 @@ std::string host_name() {
     return buf;
 }
 
+std::string boot_id() {
+    auto text = fsx::read_file("/proc/sys/kernel/random/boot_id", 256);
+    if (!text) return {};
+    while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
+    return *text;
+}
+
 long current_pid() { return static_cast<long>(::getpid()); }
 
 bool process_alive(long pid) {

@@ -31,6 +31,17 @@ std::string host_name() {
 
 long current_pid() { return static_cast<long>(GetCurrentProcessId()); }
 
+std::string boot_id() {
+    // The boot time in minutes since the epoch: now minus the time since boot.
+    FILETIME ft{};
+    GetSystemTimeAsFileTime(&ft);
+    ULARGE_INTEGER now{};
+    now.LowPart = ft.dwLowDateTime;
+    now.HighPart = ft.dwHighDateTime;
+    const unsigned long long now_ms = now.QuadPart / 10000ULL, up_ms = GetTickCount64();
+    return "boot-minute-" + std::to_string((now_ms - up_ms + 30000ULL) / 60000ULL);
+}
+
 bool process_alive(long pid) {
     if (pid <= 0) return false;
     HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, static_cast<DWORD>(pid));

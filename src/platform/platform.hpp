@@ -44,8 +44,9 @@ bool stdout_is_terminal();
 bool stderr_is_terminal();
 
 // Runs argv[0] (searched on PATH from `env`) with exactly `env` as its
-// environment. POSIX replaces this process (returns only on failure, with
-// 127); Windows waits and returns the child's exit code.
+// environment. POSIX replaces this process; Windows waits and returns the
+// child's exit code. A program that cannot be found or started is an Error
+// whose exit code is what a shell answers (127 not found, 126 not runnable).
 int exec_command(const std::vector<std::string>& argv,
                  const std::vector<std::pair<std::string, std::string>>& env);
 

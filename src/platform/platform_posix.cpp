@@ -116,10 +116,7 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
         if (k == "PATH") path = v;
     }
     auto program = search_path(argv.at(0), path);
-    if (program.empty()) {
-        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
-        return 127;
-    }
+    if (program.empty()) throw Error("command not found: " + argv[0], "", 127);
     std::vector<char*> cargv;
     for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
@@ -128,8 +125,8 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     cenv.push_back(nullptr);
     std::cout.flush();
     ::execve(program.c_str(), cargv.data(), cenv.data());
-    std::cerr << "cudaenv: error: cannot run '" << program << "': " << std::strerror(errno) << "\n";
-    return errno == ENOENT ? 127 : 126;
+    int err = errno;
+    throw Error("cannot run '" + program + "': " + std::strerror(err), "", err == ENOENT ? 127 : 126);
 }
 
 std::optional<FileStamp> file_stamp(const fs::path& p) { return file_stamp(p.native()); }
@@ -137,8 +134,10 @@ std::optional<FileStamp> file_stamp(const fs::path& p) { return file_stamp(p.nat
 std::optional<FileStamp> file_stamp(const std::string& utf8) {
     struct stat st {};
     if (::stat(utf8.c_str(), &st) != 0) return std::nullopt;
-    return FileStamp{static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec,
-                     static_cast<unsigned long long>(st.st_size), S_ISDIR(st.st_mode)};
+    auto ns = [](const timespec& t) { return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec; };
+    auto id = static_cast<unsigned long long>(st.st_ino) ^ (static_cast<unsigned long long>(st.st_dev) << 40);
+    return FileStamp{ns(st.st_mtim), ns(st.st_ctim), id, static_cast<unsigned long long>(st.st_size),
+                     S_ISDIR(st.st_mode)};
 }
 
 bool is_executable(const fs::path& p) {

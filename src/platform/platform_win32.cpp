@@ -14,6 +14,7 @@
 #include <cwctype>
 #include <iostream>
 
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -172,18 +173,15 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
     std::wstring cmdline = windows_command_line(argv), path;
     std::wstring block = windows_env_block(env, win32::upper, &path);
     auto program = find_program(widen(argv.at(0)), path);
-    if (!program) {
-        std::cerr << "cudaenv: error: command not found: " << argv[0] << "\n";
-        return 127;
-    }
+    if (!program) throw Error("command not found: " + argv[0], "", 127);
     STARTUPINFOW si{};
     si.cb = sizeof si;
     PROCESS_INFORMATION pi{};
     if (!CreateProcessW(program->c_str(), cmdline.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
                         block.data(), nullptr, &si, &pi)) {
         DWORD code = GetLastError();
-        std::cerr << "cudaenv: error: cannot run '" << argv[0] << "' (Windows error " << code << ")\n";
-        return code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? 127 : 126;
+        throw Error("cannot run '" + argv[0] + "' (Windows error " + std::to_string(code) + ")", "",
+                    code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND ? 127 : 126);
     }
     // Ctrl+C reaches the child (same console); this process waits for it.
     SetConsoleCtrlHandler(nullptr, TRUE);
@@ -199,12 +197,25 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
 bool is_executable(const fs::path& p) { return fsx::is_file(p); }
 
 std::optional<FileStamp> file_stamp(const fs::path& p) {
-    WIN32_FILE_ATTRIBUTE_DATA a{};
-    if (!GetFileAttributesExW(p.c_str(), GetFileExInfoStandard, &a)) return std::nullopt;
+    // Opened for no access at all (a folder needs FILE_FLAG_BACKUP_SEMANTICS):
+    // the file index and ChangeTime are only had from a handle.
+    HANDLE h = CreateFileW(p.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return std::nullopt;
+    BY_HANDLE_FILE_INFORMATION info{};
+    FILE_BASIC_INFO basic{};
+    bool ok = GetFileInformationByHandle(h, &info) &&
+              GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof basic);
+    CloseHandle(h);
+    if (!ok) return std::nullopt;
     // 100 ns units since 1601: only compared for equality, so no epoch shift.
-    auto t = (static_cast<unsigned long long>(a.ftLastWriteTime.dwHighDateTime) << 32) | a.ftLastWriteTime.dwLowDateTime;
-    auto size = (static_cast<unsigned long long>(a.nFileSizeHigh) << 32) | a.nFileSizeLow;
-    return FileStamp{static_cast<long long>(t) * 100, size, (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0};
+    auto t = (static_cast<unsigned long long>(info.ftLastWriteTime.dwHighDateTime) << 32) |
+             info.ftLastWriteTime.dwLowDateTime;
+    auto size = (static_cast<unsigned long long>(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+    auto index = (static_cast<unsigned long long>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+    return FileStamp{static_cast<long long>(t) * 100, static_cast<long long>(basic.ChangeTime.QuadPart) * 100,
+                     index ^ (static_cast<unsigned long long>(info.dwVolumeSerialNumber) << 32), size,
+                     (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0};
 }
 
 std::optional<FileStamp> file_stamp(const std::string& utf8) { return file_stamp(fsx::from_utf8(utf8)); }

@@ -1,4 +1,5 @@
 #include "platform/tracer.hpp"
+#include "platform/install_dirs.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -134,7 +135,7 @@ std::string audit_library() {
         throw Error("the audit library libcudaenv-audit.so is missing (looked in " +
                         fsx::to_utf8(audit_library_candidates()[0].parent_path()) + " and " +
                         fsx::to_utf8(audit_library_candidates()[1].parent_path()) + ")",
-                    "reinstall cudaenv: trace needs lib/cudaenv/libcudaenv-audit.so beside its bin/");
+                    "reinstall cudaenv: trace needs libcudaenv-audit.so in its private folder");
     auto s = fsx::to_utf8(audit);
     if (s.find(':') != std::string::npos)
         throw Error("the audit library's path holds a ':', which LD_AUDIT cannot carry: " + s);
@@ -144,8 +145,8 @@ std::string audit_library() {
 }  // namespace
 
 std::vector<std::filesystem::path> audit_library_candidates() {
-    auto dir = executable_path().parent_path();
-    return {dir.parent_path() / "lib" / "cudaenv" / "libcudaenv-audit.so", dir / "libcudaenv-audit.so"};
+    // Installed: the private folder; in a build tree: beside the program.
+    return {private_lib_dir() / "libcudaenv-audit.so", executable_path().parent_path() / "libcudaenv-audit.so"};
 }
 
 TraceRun trace_command(const std::vector<std::string>& argv,

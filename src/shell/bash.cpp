@@ -20,8 +20,8 @@ public:
         return fill_template("bash/init.bash", integration_args(*this, o, "|"));
     }
 
-    std::string completion_script(const std::vector<std::string>& commands) const override {
-        return fill_template("bash/completion.bash", completion_args(*this, commands, "|", ""));
+    std::string completion_script() const override {
+        return fill_template("bash/completion.bash", TemplateArgs(*this));
     }
 };
 

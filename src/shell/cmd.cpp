@@ -70,7 +70,7 @@ public:
         return line + "\n";
     }
 
-    std::string completion_script(const std::vector<std::string>&) const override {
+    std::string completion_script() const override {
         return fill_template("cmd/completion.cmd", TemplateArgs(*this));
     }
 };

@@ -1,37 +1,16 @@
 #pragma once
-// What the shell integrations need to know about cudaenv's commands, written
-// once: the init scripts, the session shims and the completions of every
-// shell are generated from this table (shell/*/ use @EVAL_COMMANDS@, ...).
-// Every command is listed (src/app.cpp binds each name to its register_*
-// function; a unit test keeps the two in step).
-#include <span>
-#include <string>
+// What the shell integrations need to know about a cudaenv command. The
+// commands are one table (src/commands/command_table.cpp); the init scripts
+// and session shims get this view of it through InitOptions::commands and
+// fill @EVAL_COMMANDS@ and @HOOK_COMMANDS@ from it.
 #include <string_view>
-#include <vector>
 
 namespace cudaenv {
 
-enum class CommandArg { none, spec, shell, folder };  // what its first argument is, for completion
-
 struct CommandInfo {
     std::string_view name;
-    // Its output is code: the integration runs it with CUDAENV_SHELL set and
-    // evaluates what it prints (the session shims too).
-    bool evaluated = false;
-    // With auto-switch, the hook runs again right after it (the folder's pair
-    // applies again after `deactivate`, a new .cudaenv after `local`).
-    bool reruns_hook = false;
-    CommandArg arg = CommandArg::none;
-    // Left out of --help and completion (internal to the integrations).
-    bool hidden = false;
+    bool evaluated = false;    // its output is code the integration evaluates
+    bool reruns_hook = false;  // with auto-switch, the hook runs again after it
 };
-
-std::span<const CommandInfo> command_table();
-
-// The names of the listed commands for which `pred` holds, in table order.
-std::vector<std::string> commands_where(bool (*pred)(const CommandInfo&));
-bool command_hidden(std::string_view name);
-// What a command's first argument is (none for a name not in the table).
-bool command_takes(std::string_view name, CommandArg arg);
 
 }  // namespace cudaenv

@@ -37,9 +37,8 @@ public:
         return fill_template("fish/init.fish", integration_args(*this, o, " "));
     }
 
-    // Each condition (-n) is one string of fish code: the command lists are one value.
-    std::string completion_script(const std::vector<std::string>& commands) const override {
-        return fill_template("fish/completion.fish", completion_args(*this, commands, "", ""));
+    std::string completion_script() const override {
+        return fill_template("fish/completion.fish", TemplateArgs(*this));
     }
 };
 

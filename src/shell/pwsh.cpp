@@ -66,10 +66,8 @@ public:
         return fill_template("pwsh/init.ps1", integration_args(*this, o, ", ").flag("INIT"));
     }
 
-    std::string completion_script(const std::vector<std::string>& commands) const override {
-        auto args = completion_args(*this, commands, ", ", ", ");
-        args.list("COMMANDS", commands, ", ");
-        return fill_template("pwsh/completion.ps1", args);
+    std::string completion_script() const override {
+        return fill_template("pwsh/completion.ps1", TemplateArgs(*this));
     }
 };
 

@@ -1,29 +1,10 @@
 #include "shell/shell.hpp"
 
 #include "core/resolve.hpp"
-#include "shell/commands.hpp"
-#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
-
-const std::vector<std::string>& shell_names() {
-    static const std::vector<std::string> names = {"bash", "zsh", "fish", "pwsh", "powershell", "cmd"};
-    return names;
-}
-
-std::unique_ptr<Shell> make_shell(std::string_view name) {
-    if (name == "bash") return make_bash();
-    if (name == "zsh") return make_zsh();
-    if (name == "fish") return make_fish();
-    if (name == "pwsh" || name == "powershell") return make_pwsh();
-    if (name == "cmd") return make_cmd();
-    std::string shown(name.substr(0, 40));
-    for (auto& c : shown)
-        if (static_cast<unsigned char>(c) < 0x20) c = '?';
-    throw UsageError("unknown shell '" + shown + "'", "choose one of: " + str::join(shell_names(), ", "));
-}
 
 std::string render(const Shell& shell, const EnvDiff& diff) {
     std::string out;
@@ -60,11 +41,12 @@ std::string upper(std::string_view s) {
     return out;
 }
 
-// A list placeholder, or one value of the names joined by spaces when `sep` is empty.
-void add_names(TemplateArgs& args, const std::string& name, const std::vector<std::string>& names,
-               std::string_view sep) {
-    if (sep.empty()) args.value(name, str::join(names, " "));
-    else args.list(name, names, sep);
+// The names of the commands for which `flag` is set, in table order.
+std::vector<std::string> names_where(std::span<const CommandInfo> commands, bool CommandInfo::*flag) {
+    std::vector<std::string> out;
+    for (const auto& c : commands)
+        if (c.*flag) out.emplace_back(c.name);
+    return out;
 }
 
 }  // namespace
@@ -75,27 +57,10 @@ TemplateArgs integration_args(const Shell& shell, const InitOptions& o, std::str
         .value("SHELL", shell.name())
         // One byte more than the binary reads, so a file growing past the cap changes the key.
         .value("READ_BYTES", std::to_string(max_version_file_bytes + 1))
-        .list("EVAL_COMMANDS", commands_where([](const CommandInfo& c) { return c.evaluated; }), list_sep)
-        .list("HOOK_COMMANDS", commands_where([](const CommandInfo& c) { return c.reruns_hook; }), list_sep)
+        .list("EVAL_COMMANDS", names_where(o.commands, &CommandInfo::evaluated), list_sep)
+        .list("HOOK_COMMANDS", names_where(o.commands, &CommandInfo::reruns_hook), list_sep)
         .flag("AUTO_SWITCH", o.auto_switch)
         .flag(upper(shell.name()));
-    return args;
-}
-
-TemplateArgs completion_args(const Shell& shell, const std::vector<std::string>& commands, std::string_view list_sep,
-                             std::string_view shells_sep) {
-    TemplateArgs args(shell);
-    args.value("COMMANDS", str::join(commands, " "));
-    auto with = [](CommandArg a) {
-        std::vector<std::string> out;
-        for (const auto& c : command_table())
-            if (c.arg == a) out.emplace_back(c.name);
-        return out;
-    };
-    add_names(args, "SPEC_COMMANDS", with(CommandArg::spec), list_sep);
-    add_names(args, "SHELL_COMMANDS", with(CommandArg::shell), list_sep);
-    add_names(args, "FOLDER_COMMANDS", with(CommandArg::folder), list_sep);
-    add_names(args, "SHELLS", shell_names(), shells_sep);
     return args;
 }
 

@@ -3,11 +3,14 @@
 // syntax themselves: they hand an EnvDiff to render(), and every value goes
 // through the backend's quote(), which follows that shell's own rules.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/activation.hpp"
+#include "shell/commands.hpp"
+#include "shell/shells.hpp"
 #include "shell/template.hpp"
 
 namespace cudaenv {
@@ -17,6 +20,9 @@ struct InitOptions {
     std::string store;  // the store root (UTF-8)
     // Switch pairs on directory change (`init --auto-switch`, the default).
     bool auto_switch = true;
+    // Every command, from the command table (integration_commands()): the
+    // integration evaluates some and re-runs the hook after others.
+    std::span<const CommandInfo> commands;
 };
 
 class Shell {
@@ -29,19 +35,16 @@ public:
     virtual std::string unset_var(std::string_view name) const = 0;
     // The integration `cudaenv init <shell>` prints.
     virtual std::string init_script(const InitOptions& opts) const = 0;
-    // Tab completion for this shell.
-    virtual std::string completion_script(const std::vector<std::string>& commands) const = 0;
+    // Tab completion for this shell: a generic script that asks
+    // `cudaenv __complete` for the candidates (src/commands/complete.cpp).
+    virtual std::string completion_script() const = 0;
 };
-
-// "bash", "zsh", "fish", "pwsh" (alias "powershell"), "cmd"; throws UsageError otherwise.
-std::unique_ptr<Shell> make_shell(std::string_view name);
-const std::vector<std::string>& shell_names();
 
 // The code that applies what `diff` changes in the environment it was
 // planned in, one statement per line.
 std::string render(const Shell& shell, const EnvDiff& diff);
 
-// Backends, one file each.
+// Backends, one file each; the shell table (shells.hpp) names them.
 std::unique_ptr<Shell> make_bash();
 std::unique_ptr<Shell> make_zsh();
 std::unique_ptr<Shell> make_fish();
@@ -54,15 +57,9 @@ std::string posix_single_quote(std::string_view value);
 class TemplateArgs;
 // The placeholders every integration template uses (shell/*/init.*, the
 // session shims): @CUDAENV_EXE@, @SHELL@, @READ_BYTES@, @EVAL_COMMANDS@ and
-// @HOOK_COMMANDS@ (from the command table, joined by `list_sep`), and the
+// @HOOK_COMMANDS@ (from opts.commands, joined by `list_sep`), and the
 // flags AUTO_SWITCH and the shell's name in capitals (e.g. ZSH).
 TemplateArgs integration_args(const Shell& shell, const InitOptions& opts, std::string_view list_sep);
-// The placeholders of the completion templates: @COMMANDS@ (all commands, one
-// value joined by spaces), @SPEC_COMMANDS@, @SHELL_COMMANDS@,
-// @FOLDER_COMMANDS@ (joined by `list_sep`; one value when `list_sep` is
-// empty) and @SHELLS@ (joined by `shells_sep`; one value when empty).
-TemplateArgs completion_args(const Shell& shell, const std::vector<std::string>& commands, std::string_view list_sep,
-                             std::string_view shells_sep);
 
 // The session shims for PowerShell and cmd (<store>/shims/cudaenv.ps1 and
 // cudaenv.cmd): they call the binary and apply its output to the calling

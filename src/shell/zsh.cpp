@@ -19,8 +19,8 @@ public:
         return fill_template("zsh/init.zsh", integration_args(*this, o, "|"));
     }
 
-    std::string completion_script(const std::vector<std::string>& commands) const override {
-        return fill_template("zsh/completion.zsh", completion_args(*this, commands, "|", " "));
+    std::string completion_script() const override {
+        return fill_template("zsh/completion.zsh", TemplateArgs(*this));
     }
 };
 

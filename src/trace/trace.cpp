@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "check/compat.hpp"
+#include "check/driver.hpp"
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
@@ -111,25 +112,6 @@ Records parse_records(const std::string& text) {
 
 namespace {
 
-// "9.8.0" from libcudnn_ops.so.9.8.0; "12.6.77" from libcudart.so.12.6.77;
-// "9" from libcudnn.so.9; Windows: "11.0" from cudart64_110.dll, "8" from cudnn64_8.dll.
-std::string version_from_name(const std::string& name, bool full_only) {
-    static const std::regex so_full(R"(.*\.so\.([0-9]+\.[0-9]+(\.[0-9]+)*)$)");
-    static const std::regex so_major(R"(.*\.so\.([0-9]+)$)");
-    static const std::regex dll(R"(.*64_([0-9]+)\.dll$)", std::regex::icase);
-    std::smatch m;
-    if (std::regex_match(name, m, so_full)) return m[1].str();
-    if (full_only) return "";
-    if (std::regex_match(name, m, so_major)) return m[1].str();
-    if (std::regex_match(name, m, dll)) {
-        auto v = m[1].str();
-        // cudart64_110.dll is 11.0; cudart64_12.dll and cudnn64_8.dll carry the major alone.
-        if (v.size() == 3) return v.substr(0, 2) + "." + v.substr(2);
-        return v;
-    }
-    return "";
-}
-
 std::string why_words(const Load& l, const std::string& exe) {
     if (l.how == "absolute") return "asked for by absolute path";
     if (l.how == "libpath") return "found through LD_LIBRARY_PATH";
@@ -201,6 +183,45 @@ std::string advice_for(const Library& lib, const Process* proc, const origin::Pa
 
 std::optional<Version> parse_version(const std::string& s) { return Version::parse(s); }
 
+// When a framework loads libraries of its own wheel by absolute path (as
+// torch preloads its nvidia-* wheels), no pair can change what it runs on:
+// the verdict says so first, in one line; the libraries' details follow.
+std::string bundled_line(const std::vector<Library>& libs, const std::vector<Process>& procs,
+                         const origin::PairDirs& pair) {
+    std::string who, cudnn_version;
+    bool runtime = false, toolkit = false, cudnn = false, pairs_runtime = false, pairs_cudnn = false;
+    for (const auto& l : libs) {
+        auto fam = origin::family_of(l.name);
+        if (l.origin.kind == origin::Kind::pair) {
+            pairs_runtime = pairs_runtime || fam == origin::Family::toolkit;
+            pairs_cudnn = pairs_cudnn || fam == origin::Family::cudnn;
+        }
+        if (l.origin.kind != origin::Kind::pip_wheel || l.load.how != "absolute") continue;
+        if (who.empty()) {
+            std::string exe;
+            for (const auto& p : procs)
+                if (p.pid == l.load.pid) exe = p.exe;
+            bool torch = l.load.requester.find("/torch/") != std::string::npos || l.origin.package == "torch";
+            who = torch ? "torch" : base_name(l.load.requester.empty() ? exe : l.load.requester);
+        }
+        if (fam == origin::Family::cudnn) {
+            cudnn = true;
+            if (cudnn_version.empty()) cudnn_version = l.version;
+        }
+        if (fam == origin::Family::toolkit) (l.name.find("cudart") != std::string::npos ? runtime : toolkit) = true;
+    }
+    if (who.empty()) return {};
+    std::vector<std::string> what, unused;
+    if (runtime) what.emplace_back("CUDA runtime");
+    if (toolkit) what.emplace_back("CUDA libraries");
+    if (cudnn) what.push_back("cuDNN" + (cudnn_version.empty() ? std::string() : " " + cudnn_version));
+    if ((runtime || toolkit) && !pairs_runtime) unused.emplace_back("CUDA libraries");
+    if (cudnn && !pairs_cudnn && !pair.cudnn_dirs.empty()) unused.emplace_back("cuDNN");
+    auto line = who + " loads its wheel's " + str::join(what, " and ") + " by absolute path";
+    if (unused.empty()) return line + ", beside this pair's";  // both: the mixed-release warning follows
+    return line + "; this pair's " + str::join(unused, " and ") + (unused.size() > 1 ? " are" : " is") + " not used";
+}
+
 }  // namespace
 
 Report analyse(const Records& records, const Input& input) {
@@ -220,12 +241,11 @@ Report analyse(const Records& records, const Input& input) {
         auto real = fs::weakly_canonical(p, ec);
         lib.real_path = ec ? l.path : fsx::to_utf8(real);
         lib.origin = classifier.classify(p);
-        lib.version = version_from_name(base_name(lib.real_path), true);
+        lib.version = cudalibs::version_from_file_name(base_name(lib.real_path), true);
         if (lib.version.empty() && lib.origin.version) lib.version = lib.origin.version->str();
-        if (lib.version.empty()) lib.version = version_from_name(lib.name, false);
-        if (lib.origin.kind == origin::Kind::driver && origin::family_of(lib.name) == origin::Family::driver &&
-            str::to_lower_ascii(lib.name).starts_with("libcuda.so")) {
-            auto v = version_from_name(base_name(lib.real_path), true);
+        if (lib.version.empty()) lib.version = cudalibs::version_from_file_name(lib.name, false);
+        if (lib.origin.kind == origin::Kind::driver && cudalibs::is_linux_lib(lib.name, cudalibs::linux_driver)) {
+            auto v = cudalibs::version_from_file_name(base_name(lib.real_path), true);
             if (!v.empty()) rep.driver_version = v;
         }
         const Process* proc = nullptr;
@@ -299,6 +319,8 @@ Report analyse(const Records& records, const Input& input) {
         rep.verdict = std::to_string(rep.problems.size()) + " of " + std::to_string(rep.libraries.size()) +
                       " CUDA libraries did not come from " + rep.spec;
     if (rep.problems.empty() && !rep.warnings.empty() && input.pair) rep.verdict += ", but see the warnings";
+    if (input.pair)
+        if (auto line = bundled_line(rep.libraries, rep.processes, *input.pair); !line.empty()) rep.verdict = line;
     return rep;
 }
 
@@ -362,12 +384,6 @@ nlohmann::json to_json(const Report& rep, int exit_code, const std::string& sign
 }  // namespace cudaenv::trace
 
 namespace cudaenv::trace {
-std::string system_driver_version() {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04 ..."
-    auto text = fsx::read_file("/proc/driver/nvidia/version", 1 << 16);
-    if (!text) return "";
-    static const std::regex re(R"(Kernel Module\s+([0-9]+\.[0-9]+(\.[0-9]+)?))");
-    std::smatch m;
-    return std::regex_search(*text, m, re) ? m[1].str() : "";
-}
+// The kernel module's version, as check reads it (/proc, then /sys).
+std::string system_driver_version() { return check::kernel_driver_version().value_or(""); }
 }  // namespace cudaenv::trace

@@ -1,8 +1,11 @@
 #include "util/elf.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+
+#include "util/binary_file.hpp"
 
 namespace cudaenv::elf {
 
@@ -16,6 +19,9 @@ struct Ehdr { unsigned char ident[16]; uint16_t type, machine; uint32_t version;
               uint32_t flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
 struct Phdr { uint32_t type, flags; uint64_t offset, vaddr, paddr, filesz, memsz, align; };
 struct Dyn { int64_t tag; uint64_t val; };
+struct Shdr { uint32_t name, type; uint64_t flags, addr, offset, size; uint32_t link, info; uint64_t align, entsize; };
+constexpr uint32_t SHT_NOBITS = 8;
+constexpr uint32_t max_sections = 65535;
 constexpr uint32_t PT_LOAD = 1, PT_DYNAMIC = 2;
 constexpr int64_t DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5, DT_SONAME = 14, DT_RPATH = 15, DT_RUNPATH = 29;
 }  // namespace
@@ -75,6 +81,50 @@ std::optional<Dynamic> dynamic_section(const std::filesystem::path& file) {
     if (soname >= 0) out.soname = string_at(static_cast<uint64_t>(soname));
     if (rpath >= 0) out.rpath = string_at(static_cast<uint64_t>(rpath));
     if (runpath >= 0) out.runpath = string_at(static_cast<uint64_t>(runpath));
+    return out;
+}
+
+Sections sections(const std::filesystem::path& file) {
+    Sections out;
+    BinaryFile in(file);
+    Ehdr eh{};
+    if (!in.ok() || !in.read_at(0, eh)) return out;
+    if (std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0 || eh.ident[4] != 2 || eh.ident[5] != 1) return out;
+    out.is_elf = true;
+    if (eh.shoff == 0) return out;  // no section table: nothing to find
+    if (eh.shentsize != sizeof(Shdr)) {
+        out.problem = "unexpected ELF section header size " + std::to_string(eh.shentsize);
+        return out;
+    }
+    uint64_t count = eh.shnum;
+    Shdr first{};
+    if (!in.read_at(eh.shoff, first)) {
+        out.problem = "the ELF section table lies past the end of the file";
+        return out;
+    }
+    if (count == 0) count = first.size;  // more than 0xff00 sections: the count is in section 0
+    if (count > max_sections) {
+        out.problem = "the ELF header claims " + std::to_string(count) + " sections";
+        return out;
+    }
+    std::vector<Shdr> sh(count);
+    for (uint64_t i = 0; i < count; ++i)
+        if (!in.read_at(eh.shoff + i * sizeof(Shdr), sh[i])) {
+            out.problem = "the ELF section table lies past the end of the file";
+            return out;
+        }
+    uint64_t strndx = eh.shstrndx == 0xffff ? first.link : eh.shstrndx;
+    const Shdr* names = strndx < count ? &sh[strndx] : nullptr;
+    for (const auto& s : sh) {
+        if (s.type == SHT_NOBITS || s.size == 0) continue;
+        if (s.offset > in.size() || s.size > in.size() - s.offset) {
+            out.problem = "an ELF section points past the end of the file";
+            return out;
+        }
+        std::string name;
+        if (names && s.name < names->size) name = in.string_at(names->offset + s.name, std::min<uint64_t>(256, names->size - s.name));
+        out.list.push_back({name, s.offset, s.size});
+    }
     return out;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
-// Errors travel as exceptions up to app.cpp, the one place that prints
-// "cudaenv: error: ..." and picks the exit status (1 failure, 2 bad usage).
+// Errors travel as exceptions up to app.cpp, which picks the exit status
+// (1 failure, 2 bad usage, or the exit code given) and prints them with
+// print_error() (util/report.hpp), the one function that writes
+// "cudaenv: error: ...". A message may quote text from outside as it is:
+// print_error() makes it safe for a terminal.
 #include <stdexcept>
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "util/fs.hpp"
 
-
 #include "util/error.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv::fsx {
 
@@ -31,6 +31,14 @@ fs::path absolute_normal(const fs::path& p) {
     // "a/b/" normalises to "a/b/" with an empty filename; drop it.
     if (!n.has_filename() && n.has_relative_path()) n = n.parent_path();
     return n;
+}
+
+bool is_safe_relative(std::string_view p) {
+    if (p.empty() || p.front() == '/' || p.find('\\') != std::string_view::npos || p.find(':') != std::string_view::npos)
+        return false;
+    for (const auto& part : str::split(p, '/'))
+        if (part.empty() || part == "." || part == "..") return false;
+    return true;
 }
 
 }  // namespace cudaenv::fsx

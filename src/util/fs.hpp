@@ -61,4 +61,9 @@ fs::path absolute_normal(const fs::path& p);
 // or "/a/b" with no empty, "." or ".." part; on Windows always false).
 bool is_absolute_normal(const fs::path& p);
 
+// A relative path, '/'-separated, that stays inside its base: no absolute
+// path, drive letter, backslash, "." or ".." part, or empty part. For paths
+// read from files (manifests, locks) before they are joined to a folder or URL.
+bool is_safe_relative(std::string_view p);
+
 }  // namespace cudaenv::fsx

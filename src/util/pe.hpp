@@ -2,6 +2,7 @@
 // Reads the names of the DLLs a Windows PE file (DLL or EXE, 32 or 64 bit)
 // imports, so that a failed LoadLibrary (error 126, "module not found") can
 // say which dependency is missing: Windows itself never names it.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -11,4 +12,18 @@ namespace cudaenv::pe {
 // DLLs are not listed (they cannot make loading fail). Empty when the file is
 // not a readable PE image.
 std::vector<std::string> imported_dlls(const std::filesystem::path& file);
+
+// A section's bytes in the file. PE section names are 8 bytes: a longer name
+// is cut (".nv_fatb") or, from GNU tools, "/<n>" pointing into a string table.
+struct Section {
+    std::string name;
+    uint64_t offset = 0, size = 0;
+};
+struct Sections {
+    bool is_pe = false;       // a PE image at all
+    std::string problem;      // why the table could not be read ("" when it was)
+    std::vector<Section> list;
+};
+// The section table, read with bounded reads (as elf::sections).
+Sections sections(const std::filesystem::path& file);
 }

@@ -1,10 +1,13 @@
 #pragma once
-// The store's own cache files (cache/config.txt, cache/detected.txt): records
-// of fields, each field written as "<length>:<bytes>" and each record ended
-// by a newline. Any bytes pass unchanged (a path may hold a tab or a
-// newline), and reading one costs a scan of lengths: no escaping, no parser.
-// These files are only caches of what cudaenv itself worked out; a damaged
-// one reads as "not there".
+// The store's own cache files (cache/config.txt, cache/detected.txt, ...):
+// records of fields, each field written as "<length>:<bytes>", each record
+// ended by "#<checksum>" and a newline. Any bytes pass unchanged (a path may
+// hold a tab or a newline), and reading one costs a scan of lengths: no
+// escaping, no parser. These files are only caches of what cudaenv itself
+// worked out; a damaged one reads as "not there". The checksum (64 bits over
+// the record's fields) catches a record changed in place with its lengths
+// intact (a flipped byte, `cuda-12.4` made `cuda-66.6`): a reader asks
+// intact() before it uses a record, and such a record is worked out again.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +17,13 @@ namespace cudaenv::records {
 
 // Appends one field to `out`.
 void put(std::string& out, std::string_view field);
-// Appends a whole record (its fields, then the newline).
+// Appends a whole record (its fields, then its checksum and the newline).
 void put_record(std::string& out, const std::vector<std::string_view>& fields);
-inline void end(std::string& out) { out += '\n'; }
+// Ends the record whose first field starts at `out[start]`: its checksum and the newline.
+void end(std::string& out, size_t start);
+
+// The checksum of a record's fields as written (the bytes before '#').
+unsigned long long checksum(std::string_view fields_text);
 
 // Reads the records of a text in order; views point into the text.
 class Reader {
@@ -26,14 +33,19 @@ public:
     // check damaged()). `raw` gets the record's own text, newline included.
     bool next(std::vector<std::string_view>& fields, std::string_view* raw = nullptr);
     bool damaged() const { return damaged_; }
+    // Whether the record next() returned last reads as it was written.
+    bool intact() const;
 
 private:
     std::string_view text_;
     size_t pos_ = 0;
     bool damaged_ = false;
+    std::string_view last_fields_;
+    unsigned long long last_sum_ = 0;
 };
 
-// The fields of one record's text (as `raw` gave it), or nullopt if damaged.
+// The fields of one record's text (as `raw` gave it), or nullopt if damaged
+// (its checksum included).
 std::optional<std::vector<std::string_view>> fields_of(std::string_view record);
 
 // A cursor over a record's fields, for decoding them in order.

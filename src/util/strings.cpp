@@ -1,5 +1,6 @@
 #include "util/strings.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 
@@ -164,6 +165,25 @@ bool has_control(std::string_view s, bool line_breaks_only) {
         if (!line_breaks_only && (c < 0x20 || c == 0x7f)) return true;
     }
     return false;
+}
+
+bool is_sha256_hex(std::string_view s) {
+    if (s.size() != 64) return false;
+    for (char c : s)
+        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+std::string human_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
 }
 
 }  // namespace cudaenv::str

@@ -30,5 +30,9 @@ std::optional<std::u32string> utf8_code_points(std::string_view s);
 // Whether `s` has a control character (C0 or DEL); with `line_breaks_only`,
 // whether it has CR or LF.
 bool has_control(std::string_view s, bool line_breaks_only = false);
+// True for 64 hex digits (either case): a SHA-256 digest as text.
+bool is_sha256_hex(std::string_view s);
+// "1.5 MiB", "700.0 MiB", "2.3 GiB".
+std::string human_bytes(double bytes);
 
 }  // namespace cudaenv::str

@@ -410,7 +410,8 @@ doctor)
     jq_is "$OUT" '.findings[] | select(.topic == "cudnn") | .status' fail
     has "$(jq -r '.findings[] | select(.topic == "cudnn") | .summary' <<<"$OUT")" "libcudnn.so.9 in $T/stray/lib (LD_LIBRARY_PATH) is found first: it shadows the active pair's cuDNN 9.8.0"
     jq_is "$OUT" '.findings[] | select(.topic == "zlibwapi") | .status' skip
-    jq_is "$OUT" '.findings | map(.topic) | join(",")' "active,path,cudnn,zlibwapi,path_length,driver,python"
+    jq_is "$OUT" '.findings | map(.topic) | join(",")' "active,path,cudnn,zlibwapi,path_length,driver,python,gpu,forward_compat,torch_gpu"
+    jq_is "$OUT" '.findings[] | select(.topic == "gpu") | .status' skip  # no GPU here: nothing to judge
     # A fake python answers the framework questions.
     mkdir -p "$T/py"
     cat >"$T/py/python3" <<'PY'

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import Checks, Pairs, write  # noqa: E402
+from support import Checks, Pairs, make_cudnn, make_toolkit, write  # noqa: E402
 
 
 def fake_packages(site):
@@ -27,6 +27,38 @@ def fake_packages(site):
     write(os.path.join(site, "torch", "backends", "cudnn.py"), "def version():\n    return 90100\n")
     write(os.path.join(site, "torch-2.5.1+cu121.dist-info", "METADATA"),
           "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu121\n")
+
+
+def installed_build(c, p, pybin, proj, pin):
+    """torch 2.11.0 from PyPI: its metadata says 2.11.0, torch/version.py
+    2.11.0+cu130. `--for torch==2.11.0` and doctor use that build; without it
+    the hint names only builds that exist for 2.11 (from the data)."""
+    site = os.path.join(p.tmp, "site pypi")
+    write(os.path.join(site, "torch", "__init__.py"), "raise ImportError('never imported')\n")
+    write(os.path.join(site, "torch", "version.py"),
+          "from typing import Optional\n__version__ = '2.11.0+cu130'\ncuda: Optional[str] = '13.0'\n")
+    write(os.path.join(site, "torch-2.11.0.dist-info", "METADATA"), "Metadata-Version: 2.1\nName: torch\nVersion: 2.11.0\n")
+    write(os.path.join(site, "torch-2.11.0.dist-info", "RECORD"), "torch/version.py,,\n")
+    tk = os.path.join(p.tmp, "cuda-13.0")
+    dnn = os.path.join(p.tmp, "cudnn-linux-x86_64-9.19.0.56_cuda13-archive")
+    make_toolkit(tk, "13.0.88")
+    make_cudnn(dnn, "9.19.0")
+    for d in (tk, dnn):
+        p.run("add", d)
+    env = p.env(PYTHONPATH=site, PATH=pybin + ":/usr/bin:/bin")
+    r = p.run("local", "--for", "torch==2.11.0", env=env, cwd=proj)
+    c.eq(open(pin).read(), "13.0.88+9.19.0\n", "local --for torch==2.11.0 takes the installed cu130: %s" % r.stderr)
+    c.true("torch 2.11.0+cu130 (linux, installed)" in r.stderr, "it says the installed build: %r" % r.stderr)
+    r = p.run("doctor", "--json", env=dict(env, CUDAENV_VERSION="13.0"))
+    torch = [f for f in json.loads(r.stdout)["findings"] if f["topic"] == "framework" and f["details"]["name"] == "torch"]
+    c.true(torch and torch[0]["details"]["version"] == "2.11.0+cu130" and torch[0]["status"] == "ok" and
+           "bundles CUDA 13.0 + cuDNN 9.19" in torch[0]["summary"], "doctor's torch row uses the installed build: %r" % torch)
+    # No torch installed: the hint names 2.11's builds only.
+    r = p.run("local", "--for", "torch==2.11.0", env=p.env(PATH="/usr/bin:/bin"), cwd=proj)
+    c.true(r.returncode == 2 and "hint: its builds: cu126, cu128, cu130 " in r.stderr and "cu124" not in r.stderr,
+           "local --for torch==2.11.0 without torch: %r" % r.stderr)
+    r = p.run("local", "--for", "torch==2.11.0+cu124", env=p.env(PATH="/usr/bin:/bin"), cwd=proj)
+    c.true(r.returncode == 1 and "torch 2.11.0 has no build '+cu124' on linux" in r.stderr, "a build 2.11 lacks: %r" % r.stderr)
 
 
 def main():
@@ -80,6 +112,7 @@ def main():
         c.eq(open(pin).read(), before, ".cudaenv untouched by the refusals")
         r = p.run("use", "--for", "tensorflow==2.10", env=p.env(CUDAENV_SHELL="bash"), cwd=proj)
         c.true(r.returncode == 0 and "cuda-11.8" in r.stdout, "use --for prints the pair's code: %r" % (r.stdout[:300] + r.stderr))
+        installed_build(c, p, pybin, proj, pin)
         # install --for: nothing when an installed pair fits, else the pair's CUDA + cuDNN
         if os.path.exists(os.path.join(os.path.dirname(p.cudaenv), "cudaenv-install")):
             r = p.run("install", "--for", "tensorflow==2.10")

@@ -212,6 +212,19 @@ class SharedStore(Base):
         self.user("uninstall", "13.0")
         self.assertEqual(tree_digest(self.sys), before)
 
+    def test_pair_system_pins_for_every_user(self):
+        # The admin pins cuDNN 9.8.0 for 12.6 in the system store; users see it where they have none.
+        self.admin("pair", "--system", "12.6", "9.8.0")
+        with open(os.path.join(self.sys, "config.toml")) as f:
+            self.assertIn("'12.6.3' = '9.8.0'", f.read())
+        self.assertEqual(self.user("pair", "--system").stdout, "11.8.0 -> 8.9.7\n12.6.3 -> 9.8.0\n")
+        p = self.user("exec", "12.6", "--", "printenv", "CUDNN_PATH")
+        self.assertEqual(p.stdout.strip(), os.path.join(self.tmp, "ext", "cudnn", "9.8.0_cuda12"))
+        before = tree_digest(self.sys)
+        p = self.user("pair", "--system", "12.6", "--unset", ok=False)
+        self.one_line_error(p, "not writable")
+        self.assertEqual(tree_digest(self.sys), before)
+
     def test_spec_that_matches_nothing(self):
         p = self.user("exec", "10.2", "--", "true", ok=False)
         self.one_line_error(p, "no installed CUDA matches '10.2'", "11.8.0", "12.6.3", "13.0.1")
@@ -230,9 +243,119 @@ class SharedStore(Base):
         self.assertIn(cfg, p.stderr)
         # The admin gets the error itself, naming the file, and nothing is written.
         before = tree_digest(self.sys)
-        p = self.admin("add", "--system", self.own, ok=False)
+        another = os.path.join(self.tmp, "another-cuda")  # root's: one the system store may take
+        mk_toolkit(another, 12, "12.4.1")
+        p = self.admin("add", "--system", another, ok=False)
         self.one_line_error(p, cfg)
         self.assertEqual(tree_digest(self.sys), before)
+
+
+class Trust(Base):
+    """A system store that someone else could change is never used: an
+    unprivileged user who can write into it could put programs on root's PATH."""
+
+    def setUp(self):
+        super().setUp()
+        ext = os.path.join(self.tmp, "ext")
+        mk_toolkit(os.path.join(ext, "cuda-12.6"), 12, "12.6.3")
+        self.admin("add", "--system", os.path.join(ext, "cuda-12.6"))
+        self.toolkits = os.path.join(self.sys, "toolkits")
+        os.makedirs(self.toolkits, exist_ok=True)
+        # A root shell of the admin's, with no store of its own.
+        self.root_env = dict(self.admin_env, CUDAENV_ROOT=os.path.join(self.admin_home, "root-store"))
+
+    def plant(self):
+        """uid 65534 plants toolkits/12.9.1, whose nvcc leaves a canary."""
+        canary = os.path.join(self.tmp, "PWNED")
+        script = (f"mkdir -p {self.toolkits}/12.9.1/bin {self.toolkits}/12.9.1/lib64 && "
+                  f"printf '{{\"cuda\": {{\"name\": \"CUDA SDK\", \"version\": \"12.9.1\"}}}}' "
+                  f"> {self.toolkits}/12.9.1/version.json && "
+                  f"printf '#!/bin/sh\\ntouch {canary}\\n' > {self.toolkits}/12.9.1/bin/nvcc && "
+                  f"chmod +x {self.toolkits}/12.9.1/bin/nvcc && : > {self.toolkits}/12.9.1/lib64/libcudart.so.12")
+        self.user(script, shell=True)
+        return canary
+
+    def test_world_writable_toolkits_is_left_out(self):
+        os.chmod(self.toolkits, 0o1777)  # the admin's mistake
+        canary = self.plant()
+        p = self.admin("exec", "12", "--", "sh", "-c", 'nvcc; echo "$CUDA_PATH"', env=self.root_env, ok=None)
+        self.assertFalse(os.path.exists(canary), "root ran the planted nvcc")
+        self.assertNotIn("12.9.1", p.stdout)
+        self.assertIn("cudaenv: warning: leaving out the shared system store: "
+                      f"'{self.toolkits}' can be changed by everyone (mode 1777)", p.stderr)
+        self.assertIn("CUDAENV_TRUST_SYSTEM_STORE=1", p.stderr)
+        # --system writes stop before anything is written.
+        p = self.admin("add", "--system", os.path.join(self.tmp, "ext", "cuda-12.6"), ok=False)
+        self.one_line_error(p, "the shared system store is not safe to write", "can be changed by everyone")
+        # The explicit opt-in uses it, loudly.
+        env = dict(self.root_env, CUDAENV_TRUST_SYSTEM_STORE="1")
+        p = self.admin("env", "12", "--json", env=env)
+        self.assertEqual(json.loads(p.stdout)["set"]["CUDA_PATH"], os.path.join(self.toolkits, "12.9.1"))
+        self.assertIn("cudaenv: warning: using the shared system store although", p.stderr)
+        self.assertFalse(os.path.exists(canary))
+
+    def test_group_writable_config_and_foreign_owner(self):
+        cfg = os.path.join(self.sys, "config.toml")
+        os.chmod(cfg, 0o664)
+        p = self.admin("list", "--json", env=self.root_env)
+        self.assertEqual(json.loads(p.stdout)["pairs"], [])
+        self.assertIn(f"'{cfg}' can be changed by its group", p.stderr)
+        os.chmod(cfg, 0o644)
+        os.chown(cfg, NOBODY, NOBODY)
+        p = self.admin("list", "--json", env=self.root_env)
+        self.assertEqual(json.loads(p.stdout)["pairs"], [])
+        self.assertIn(f"'{cfg}' belongs to uid {NOBODY}, not to root", p.stderr)
+        os.chown(cfg, 0, 0)
+        p = self.admin("list", "--json", env=self.root_env)
+        self.assertEqual([e["spec"] for e in json.loads(p.stdout)["pairs"]], ["12.6.3+none"])
+
+    def test_an_adopted_folder_someone_else_can_change(self):
+        folder = os.path.join(self.tmp, "ext", "cuda-12.6")
+        os.chmod(folder, 0o777)
+        p = self.user("exec", "12.6", "--", "true", ok=False)
+        self.assertIn(f"leaving out {folder} of the shared system store: '{folder}' can be changed by everyone", p.stderr)
+        os.chmod(folder, 0o755)
+        self.user("exec", "12.6", "--", "true")
+
+    def test_add_system_refuses_a_users_1777_folder(self):
+        drop = os.path.join(self.tmp, "drop")
+        os.makedirs(drop)
+        os.chown(drop, NOBODY, NOBODY)
+        os.chmod(drop, 0o1777)
+        mk_toolkit(os.path.join(drop, "cuda-12.4"), 12, "12.4.1")
+        subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", os.path.join(drop, "cuda-12.4")], check=True)
+        os.chmod(os.path.join(drop, "cuda-12.4"), 0o1777)
+        before = tree_digest(self.sys)
+        p = self.admin("add", "--system", os.path.join(drop, "cuda-12.4"), ok=False)
+        self.one_line_error(p, "the shared system store does not take", f"belongs to uid {NOBODY}")
+        self.assertEqual(tree_digest(self.sys), before)
+
+    def test_a_store_anyone_could_have_made(self):
+        # uid 65534 makes the store first, in a folder everyone may write (as /tmp).
+        shutil.rmtree(self.sys)
+        drop = os.path.join(self.tmp, "sticky")
+        os.makedirs(drop)
+        os.chmod(drop, 0o1777)
+        fake = os.path.join(drop, "cudaenv")
+        self.user(f"mkdir -m 755 {fake} {fake}/toolkits", shell=True)
+        env = dict(self.root_env, CUDAENV_SYSTEM_ROOT=fake)
+        p = self.admin("list", env=env)
+        self.assertIn(f"leaving out the shared system store: '{fake}' belongs to uid {NOBODY}, and '{drop}' can be "
+                      "changed by everyone (mode 1777): anyone there could have made it", p.stderr)
+        # Its own owner may use it: nothing crosses from one account to another.
+        p = self.user("list", ok=None)
+        self.assertNotIn("leaving out", p.stderr.replace(drop, ""))
+
+    def test_a_new_store_is_made_writable_by_its_admin_only(self):
+        shutil.rmtree(self.sys)
+        p = subprocess.run(["sh", "-c", f"umask 002 && exec {self.bin} add --system {self.tmp}/ext/cuda-12.6"],
+                           env=self.admin_env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(stat.S_IMODE(os.stat(self.sys).st_mode), 0o755)
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.sys, "config.toml")).st_mode) & 0o022, 0)
+        p = self.user("list", "--json")
+        self.assertNotIn("leaving out", p.stderr)
+        self.assertEqual([e["spec"] for e in json.loads(p.stdout)["pairs"]], ["12.6.3+none"])
 
 
 class Concurrency(Base):

@@ -1,5 +1,5 @@
 """Synthetic NVIDIA archives and redistrib manifests in the real layouts
-(nvidia-facts.md sections 1, 3, 4), small enough for fast tests."""
+(docs/install.md and docs/check.md describe them), small enough for fast tests."""
 import hashlib
 import io
 import json

@@ -1,5 +1,5 @@
-// Unit tests for src/install: NVIDIA's real redistrib manifests (copied from
-// /work/shared/data/redist into data/), archive names, member-path checks,
+// Unit tests for src/install: NVIDIA's real redistrib manifests (copies in
+// data/), archive names, member-path checks,
 // cuDNN library sets, version.json, extraction of hostile archives built
 // with libarchive.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -16,11 +16,11 @@
 #include "install/layout.hpp"
 #include "install/manifest.hpp"
 #include "install/mirror.hpp"
-#include "install/progress.hpp"
 #include "install/sha256.hpp"
 #include "platform/lock.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 using namespace cudaenv;
 using namespace cudaenv::install;
@@ -268,10 +268,10 @@ TEST_CASE("sha256 and sizes") {
     Sha256 h;
     h.update("abc", 3);
     CHECK(h.hex_digest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(is_sha256_hex(std::string(64, 'F')));
-    CHECK_FALSE(is_sha256_hex("abc"));
-    CHECK(Progress::human_bytes(1536) == "1.5 KiB");
-    CHECK(Progress::human_bytes(704240064) == "671.6 MiB");
+    CHECK(str::is_sha256_hex(std::string(64, 'F')));
+    CHECK_FALSE(str::is_sha256_hex("abc"));
+    CHECK(str::human_bytes(1536) == "1.5 KiB");
+    CHECK(str::human_bytes(704240064) == "671.6 MiB");
     CHECK(max_unpacked_size(1) == (32ull << 20));
     CHECK(max_unpacked_size(1ull << 30) == (40ull << 30));
 }

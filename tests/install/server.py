@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """HTTP mirror for the install tests: serves a folder on 127.0.0.1 only, with
 directory listings (like NVIDIA's), byte ranges (for resume), a request log,
-and an optional fault: --truncate NAME sends only half of that file once."""
+and optional faults: --truncate NAME sends only half of that file once;
+--rate BYTES sends every file at that many bytes a second (so a test can kill
+a client while its downloads run)."""
 import argparse
 import http.server
 import os
 import sys
+import time
 
 
 def main():
@@ -14,6 +17,7 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--truncate", default="")
+    ap.add_argument("--rate", type=int, default=0)
     args = ap.parse_args()
     state = {"truncated": False}
 
@@ -26,7 +30,24 @@ def main():
 
         def do_GET(self):
             with open(args.log, "a") as log:
-                log.write(f"GET {self.path} range={self.headers.get('Range', '-')}\n")
+                log.write(f"GET {self.path} range={self.headers.get('Range', '-')} t={time.monotonic():.3f}\n")
+            self.ended = False
+            try:
+                self.serve()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client went away (a test killed it)
+            finally:
+                self.end()
+
+        def end(self):
+            """Logs END once, before the last bytes go out: the client cannot start
+            its next request before this line is written."""
+            if not self.ended:
+                self.ended = True
+                with open(args.log, "a") as log:
+                    log.write(f"END {self.path} t={time.monotonic():.3f}\n")
+
+        def serve(self):
             path = self.translate_path(self.path)
             if os.path.isdir(path) or not os.path.isfile(path):
                 return super().do_GET()
@@ -54,7 +75,14 @@ def main():
                 self.wfile.flush()
                 self.close_connection = True
                 return
-            self.wfile.write(body)
+            step = max(1, args.rate // 20) if args.rate else max(1, len(body))
+            for at in range(0, len(body), step):
+                if at + step >= len(body):
+                    self.end()
+                self.wfile.write(body[at:at + step])
+                self.wfile.flush()
+                if at + step < len(body):
+                    time.sleep(0.05)
 
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     with open(args.port_file + ".tmp", "w") as f:

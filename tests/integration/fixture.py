@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 # Names that break naive quoting in every shell: space, ', $, `, %, CJK,
 # brackets, ", !, ^, &, a backslash.
@@ -115,6 +116,18 @@ class Fixture:
 
     def cleanup(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def run_tests(fix, rest):
+    """Runs the unittest cases of the script run (__main__) (`rest`: unittest's own
+    arguments) with `fix` set up, then removes it (unless
+    CUDAENV_KEEP_FIXTURE is set); the exit status for CTest."""
+    try:
+        prog = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
+        return 0 if prog.result.wasSuccessful() else 1
+    finally:
+        if not os.environ.get("CUDAENV_KEEP_FIXTURE"):
+            fix.cleanup()
 
 
 def dump_main(argv):

@@ -339,6 +339,69 @@ class AutoSwitchTests(unittest.TestCase):
         # The error is reported once, not on every prompt.
         self.assertEqual(cudaenv_calls_between(s.execs(), "inproj", "again"), [])
 
+    def test_project_folder_whose_name_ends_in_a_newline(self):
+        """fish's hook lost a newline that ends a folder name (a command
+        substitution drops it), so it never found that folder's .cudaenv."""
+        proj = os.path.join(FIX.tmp, "auto nl", "ends in a newline\n")
+        os.makedirs(proj, exist_ok=True)
+        fixture.write(os.path.join(proj, ".cudaenv"), "11.8\n")
+        d = Dialect(ARGS.shell)
+        # The path reaches the shell through a variable, so no newline is typed.
+        cd = {"pwsh": "Set-Location -LiteralPath $env:NLPROJ", "fish": "cd $NLPROJ"}.get(ARGS.shell, 'cd "$NLPROJ"')
+        s = Session(ARGS.shell, d.load(auto_switch=True) + d.setvar("NLPROJ", proj), FIX.home)
+        try:
+            start = s.snap("start")
+            s.send(cd)
+            inproj = s.snap("inproj")
+            s.send(d.cd(FIX.home).strip())
+            out = s.snap("out")
+        finally:
+            s.close()
+        self.assertEqual(inproj["cwd"], proj)
+        self.assert_pair(inproj, FIX.cuda118, FIX.cudnn8)
+        self.assert_restored(out, start)
+
+    def test_a_nul_filled_version_file_is_read_to_a_bound(self):
+        """The hook reads at most 8 KiB + 1 bytes of a version file, NUL bytes
+        counted: bash's `read -N` drops NULs, so a .cudaenv of 50 MB of zeros
+        (sparse here; 50 KB in git) was read to its end at every prompt. A
+        change past the bound, which the binary never reads, starts no process."""
+        if ARGS.shell == "fish":
+            self.skipTest("fish's read stops at a NUL; its key holds the file's time of change instead")
+        proj = os.path.join(FIX.tmp, "auto zeros")
+        os.makedirs(proj, exist_ok=True)
+        f = os.path.join(proj, ".cudaenv")
+        with open(f, "wb") as fh:
+            fh.write(b"11.8\n")
+            fh.truncate(50 << 20)
+        d = Dialect(ARGS.shell)
+        s = Session(ARGS.shell, d.load(auto_switch=True), FIX.home)
+        try:
+            s.snap("start")
+            s.send(d.cd(proj).strip())
+            s.snap("inproj")
+            for _ in range(3):
+                s.send("")
+            s.snap("idle")
+            with open(f, "r+b") as fh:  # past the bound: the key must not change
+                fh.seek(40 << 20)
+                fh.write(b"x")
+            s.send("")
+            s.snap("far")
+            with open(f, "r+b") as fh:  # inside it: the key changes, the hook runs
+                fh.seek(100)
+                fh.write(b"y")
+            s.send("")
+            s.snap("near")
+        finally:
+            s.close()
+        execs = s.execs()
+        self.assertEqual(len(cudaenv_calls_between(execs, "start", "inproj")), 1)  # it says the file is too large
+        self.assertIn("larger than 8 KiB", s.output())
+        self.assertEqual(cudaenv_calls_between(execs, "inproj", "idle"), [])
+        self.assertEqual(cudaenv_calls_between(execs, "idle", "far"), [])
+        self.assertEqual(len(cudaenv_calls_between(execs, "far", "near")), 1)
+
 
 def main():
     global ARGS, FIX
@@ -352,12 +415,7 @@ def main():
     test_shells.ARGS = ARGS
     FIX = fixture.Fixture(ARGS.cudaenv)
     test_shells.FIX = FIX
-    try:
-        prog = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-        return 0 if prog.result.wasSuccessful() else 1
-    finally:
-        if not os.environ.get("CUDAENV_KEEP_FIXTURE"):
-            FIX.cleanup()
+    return fixture.run_tests(FIX, rest)
 
 
 if __name__ == "__main__":

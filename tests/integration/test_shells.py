@@ -513,12 +513,7 @@ def main():
         print("pwsh not found at " + fixture.PWSH, file=sys.stderr)
         return 1
     FIX = fixture.Fixture(ARGS.cudaenv)
-    try:
-        prog = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-        return 0 if prog.result.wasSuccessful() else 1
-    finally:
-        if not os.environ.get("CUDAENV_KEEP_FIXTURE"):
-            FIX.cleanup()
+    return fixture.run_tests(FIX, rest)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,14 @@ for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-probe ./u
   grep -qxF "$f" "$work/contents.txt" || fail "$f is not in the package"
 done
 dpkg-deb --field "$deb" Depends | grep -q 'libc6' || fail "Depends does not come from the binaries (shlibdeps)"
+# No maintainer scripts: the private audit library needs no ldconfig, and a
+# postrm would keep an `rc` entry after `dpkg -r`.
+dpkg-deb --ctrl-tarfile "$deb" | tar -t >"$work/control.txt"
+if grep -Eq '(^|/)(preinst|postinst|prerm|postrm|triggers)$' "$work/control.txt"; then
+  cat "$work/control.txt"; fail "the package has maintainer scripts"
+fi
+grep -qx "./usr/lib/$(gcc -print-multiarch)/cudaenv/libcudaenv-audit.so" "$work/contents.txt" ||
+  fail "the audit library is not in its private folder"
 
 # 2. lintian: warnings count as failures unless packaging/lintian-overrides explains them.
 if command -v lintian >/dev/null; then
@@ -99,8 +107,13 @@ f=$(login fish -c 'complete -C"cudaenv u"' | cut -f1)
 grep -qx use <<<"$f" && grep -qx uninstall <<<"$f" || fail "fish: cudaenv u<TAB> gives: $f"
 echo "zsh: $z; fish: $(echo $f)"
 
+# trace finds its audit library in the installed private folder.
+login cudaenv trace -- true >"$work/trace.log" 2>&1 || { cat "$work/trace.log"; fail "cudaenv trace, installed"; }
+
 dpkg -r cudaenv >"$work/dpkg-r.log" 2>&1 || { cat "$work/dpkg-r.log"; fail "dpkg -r"; }
 trap - EXIT
+status=$(dpkg-query -W -f='${db:Status-Abbrev}' cudaenv 2>/dev/null || true)
+case "$status" in rc*) fail "dpkg -r left an rc entry ($status)" ;; esac
 snapshot >"$work/after.txt"
 if ! diff -u "$work/before.txt" "$work/after.txt"; then fail "dpkg -r left files behind (above)"; fi
 [ "$(cat "$home/.local/share/cudaenv/config.toml")" = 'global = "12"' ] || fail "the user's store changed"

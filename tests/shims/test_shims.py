@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 CUDAENV = os.environ.get("CUDAENV_EXE", "")
@@ -250,10 +251,7 @@ class RehashTest(Base):
         self.assertEqual(self.listing(), ["cudaenv.cmd", "cudaenv.ps1", "cuobjdump", "nvcc", "ptxas"])
         prog = os.stat(SHIM_PROGRAM)
         for tool in ("nvcc", "ptxas", "cuobjdump"):
-            st = os.stat(os.path.join(self.shims, tool))
-            self.assertTrue(st.st_mode & stat.S_IXUSR)
-            # A hard link of the one program (same file system here).
-            self.assertEqual((st.st_dev, st.st_ino), (prog.st_dev, prog.st_ino))
+            self.assert_own_copy(os.path.join(self.shims, tool), prog)
 
         # CUDA 12.4 goes away: ptxas only it had; rehash removes that shim.
         cfg = os.path.join(self.root, "config.toml")
@@ -270,6 +268,65 @@ class RehashTest(Base):
         # Nothing to do the second time.
         p = self.cudaenv("rehash")
         self.assertEqual(p.stdout.strip(), "2 tool shim(s) in %s" % self.shims)
+
+    def assert_own_copy(self, shim, prog):
+        """A copy of the program, never the program's own inode: writing into a
+        shim (or `chmod -R` on the store) must not change cudaenv-shim."""
+        st = os.lstat(shim)
+        self.assertTrue(stat.S_ISREG(st.st_mode), shim)
+        self.assertTrue(st.st_mode & stat.S_IXUSR)
+        self.assertNotEqual((st.st_dev, st.st_ino), (prog.st_dev, prog.st_ino))
+        self.assertEqual(st.st_nlink, 1)
+        self.assertEqual(self.read_bytes(shim), self.read_bytes(SHIM_PROGRAM))
+
+    def read_bytes(self, path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def test_a_shim_is_never_the_installed_program(self):
+        # The program in a private copy on this file system, as an install puts it.
+        program = os.path.join(self.tmp, "bin", "cudaenv-shim")
+        os.makedirs(os.path.dirname(program))
+        shutil.copy2(SHIM_PROGRAM, program)
+        shutil.copy2(CUDAENV, os.path.join(self.tmp, "bin", "cudaenv"))
+        local = os.path.join(self.tmp, "bin", "cudaenv")
+        make_toolkit(os.path.join(self.tmp, "cuda-12.4"), "12.4.1", ["nvcc", "ptxas"])
+        before = self.read_bytes(program)
+        # A shim from an older cudaenv, hard-linked to the program, is replaced too.
+        os.makedirs(self.shims, exist_ok=True)
+        os.link(program, os.path.join(self.shims, "ptxas"))
+        subprocess.run([local, "add", os.path.join(self.tmp, "cuda-12.4")], check=True, env=self.env,
+                       capture_output=True)
+        prog = os.stat(program)
+        self.assertEqual(prog.st_nlink, 1)
+        for tool in ("nvcc", "ptxas"):
+            self.assert_own_copy(os.path.join(self.shims, tool), prog)
+        # Writing into a shim and `chmod -R` on the store leave the program as it was.
+        with open(os.path.join(self.shims, "nvcc"), "ab") as f:
+            f.write(b"garbage")
+        subprocess.run(["chmod", "-R", "a+w", self.root], check=True)
+        self.assertEqual(self.read_bytes(program), before)
+        self.assertEqual(stat.S_IMODE(os.stat(program).st_mode), stat.S_IMODE(prog.st_mode))
+
+    def test_full_disk_says_so(self):
+        """A store on a full file system: the warning says the disk is full, not
+        "Input/output error" (std::filesystem::copy_file's word for a short copy)."""
+        if os.geteuid() != 0:
+            self.skipTest("needs root to mount a small tmpfs")
+        os.makedirs(self.shims)
+        size = os.path.getsize(SHIM_PROGRAM)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk" % (size // 1024 + 64), "tmpfs", self.shims],
+                          capture_output=True).returncode != 0:
+            self.skipTest("cannot mount a tmpfs here")
+        try:
+            make_toolkit(os.path.join(self.tmp, "cuda-12.4"), "12.4.1", ["nvcc", "ptxas"])
+            p = self.cudaenv("add", os.path.join(self.tmp, "cuda-12.4"))  # adopted; its shims do not fit
+            self.assertIn("cudaenv: warning: the tool shims were not updated: ", p.stderr)
+            self.assertIn("No space left on device (disk full?)", p.stderr)
+            self.assertNotIn("Input/output error", p.stderr)
+            self.assertEqual([n for n in os.listdir(self.shims) if "tmp" in n], [])  # nothing half-written left
+        finally:
+            subprocess.run(["umount", self.shims])
 
     def test_replaces_an_old_shim_and_leaves_foreign_files(self):
         self.add_toolkits()
@@ -435,6 +492,20 @@ class SetupTest(Base):
         self.assertEqual(p.returncode, 2)
         self.assertIn("cudaenv: error: cmd exists only on Windows", p.stderr)
         self.assertFalse(os.path.exists(self.bashrc))
+
+    def test_no_home_no_profile(self):
+        # HOME unset (a root cron job, `env -i`): ~/.bashrc would be /.bashrc.
+        env = {k: v for k, v in self.env.items() if k != "HOME"}
+        started = time.time() - 1
+        for shell in ("bash", "zsh", "fish", "pwsh"):
+            with self.subTest(shell=shell):
+                p = self.cudaenv("setup", shell, check=False, env=env)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("cudaenv: error: cannot tell where %s's profile is: HOME is not set\n" % shell,
+                              p.stderr)
+                # Nothing written: no profile under / or the current folder, no store.
+                self.assertFalse(os.path.exists("/.bashrc") and os.path.getmtime("/.bashrc") >= started)
+                self.assertEqual(sorted(os.listdir(self.tmp)), ["home", "sysbin"])
 
     def test_real_bash_gets_cudaenv_and_the_shims(self):
         make_toolkit(os.path.join(self.tmp, "cuda-12.4"), "12.4.1", ["nvcc"])

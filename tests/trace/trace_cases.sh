@@ -162,6 +162,10 @@ absolute)
     lib_is libcudnn.so.9 .how absolute
     has "$(lib libcudnn.so.9 .advice)" "by absolute path: no search path can change that"
     has "$ERR" "came from the pip wheel nvidia-cudnn"
+    # The verdict says that first, in one line; the details follow.
+    has "$ERR" "verdict: trace_loader loads its wheel's cuDNN 9.1.0 by absolute path; this pair's cuDNN is not used"
+    has "$(grep -A1 '^verdict:' <<<"$ERR" | tail -n 1)" "  - libcudnn.so.9 came from the pip wheel nvidia-cudnn"
+    jq_is "$OUT" .verdict.summary "trace_loader loads its wheel's cuDNN 9.1.0 by absolute path; this pair's cuDNN is not used"
     ;;
 mixed)
     # The pair's cuDNN core with a sub-library of another release.

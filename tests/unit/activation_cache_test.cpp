@@ -269,8 +269,8 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         CHECK_FALSE(a.kept);
         check_same(a, first);
     };
-    SUBCASE("a record of the format before the EnvDiff (cache 1): nothing kept, planned again") {
-        planned_again_with("cudaenv activation cache 2", 25, '1');
+    SUBCASE("a file of the formats before the EnvDiff (cache 1 and 2): nothing kept, planned again") {
+        planned_again_with("cudaenv activation cache 3", 25, '2');
         CHECK(f.plan("12.6+9.8").kept);  // written anew in the new format
     }
     SUBCASE("an edit's operation out of range: planned again") { planned_again_with("15:CUDAENV_VERSION1:0", 20, '9'); }
@@ -279,6 +279,31 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         auto at = text.rfind("15:CUDAENV_VERSION");
         REQUIRE(at != std::string::npos);
         text.replace(at, 18, "15:CUDAENV_VERS;ON");  // the same length: only the name is wrong
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+    }
+    SUBCASE("a kept value changed in place, lengths intact: never served") {
+        // The pair's toolkit path inside a kept value, one digit for another:
+        // the record still decodes, only its checksum tells.
+        auto text = good;
+        auto tk = fsx::to_utf8(f.tk);  // .../cuda-12.6
+        auto at = text.rfind(tk);
+        REQUIRE(at != std::string::npos);
+        text[at + tk.size() - 4] = '6';  // .../cuda-62.6
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+        CHECK(f.plan("12.6+9.8").kept);  // rebuilt in its place
+    }
+    SUBCASE("a byte that is not UTF-8 in a kept value: planned again, never applied") {
+        auto text = good;
+        auto tk = fsx::to_utf8(f.tk);
+        auto at = text.rfind(tk);
+        REQUIRE(at != std::string::npos);
+        text[at + tk.size() - 1] = '\xff';
         write(f.file(), text);
         auto a = f.plan("12.6+9.8");
         CHECK_FALSE(a.kept);
@@ -311,6 +336,22 @@ TEST_CASE("activation cache: PATH's compilers and relative folders (Linux)") {
         fs::permissions(f.bin / "g++", fs::perms::owner_all);
         CHECK_FALSE(f.plan("12.6+9.8").kept);
         CHECK(f.plan("12.6+9.8").kept);
+    }
+    SUBCASE("a compiler put back with its old mtime and size (cp -p, rsync -a, tar x): planned again") {
+        auto gxx = f.bin / "g++";
+        write(gxx, "#!/bin/sh\necho 'g++ (Debian 14.2.0-8) 14.2.0'\n");
+        fs::permissions(gxx, fs::perms::owner_all);
+        age(f.bin);
+        CHECK_FALSE(f.plan("12.6+9.8").kept);
+        CHECK(f.plan("12.6+9.8").kept);
+        auto mtime = fs::last_write_time(gxx);
+        auto dir_mtime = fs::last_write_time(f.bin);
+        // Another compiler of the same size, in place, then the old mtimes back.
+        write(gxx, "#!/bin/sh\necho 'g++ (Debian 12.2.0-4) 12.2.0'\n");
+        fs::last_write_time(gxx, mtime);
+        fs::last_write_time(f.bin, dir_mtime);
+        REQUIRE(fs::file_size(gxx) == std::string("#!/bin/sh\necho 'g++ (Debian 14.2.0-8) 14.2.0'\n").size());
+        CHECK_FALSE(f.plan("12.6+9.8").kept);
     }
     SUBCASE("an empty or relative PATH entry: planned every time") {
         f.vars["PATH"] += ":";

@@ -12,7 +12,6 @@
 #include "app.hpp"
 #include "commands/context.hpp"
 #include "platform/platform.hpp"
-#include "shell/commands.hpp"
 #include "test_support.hpp"
 #include "util/fs.hpp"
 
@@ -35,7 +34,7 @@ Run run(std::vector<std::string> args) {
     auto* old_out = std::cout.rdbuf(out.rdbuf());
     auto* old_err = std::cerr.rdbuf(err.rdbuf());
     Run r;
-    r.status = run_app(args, all_commands());
+    r.status = run_app(args, command_table());
     std::cout.rdbuf(old_out);
     std::cerr.rdbuf(old_err);
     old_root ? platform::set_env("CUDAENV_ROOT", *old_root) : platform::unset_env("CUDAENV_ROOT");
@@ -49,23 +48,18 @@ const std::string spec_hint =
 
 }  // namespace
 
-TEST_CASE("every command of the table is registered, each by its own entry") {
-    std::set<std::string> table, registered;
-    for (const auto& c : command_table()) table.emplace(c.name);
-    for (const auto& c : all_commands()) registered.emplace(c.name);
-    CHECK(table == registered);
-
-    for (const auto& c : all_commands()) {
+TEST_CASE("every row of the command table defines its command, alone as a start does") {
+    std::set<std::string> names;
+    for (const auto& c : command_table()) {
         CAPTURE(c.name);
+        CHECK(names.insert(std::string(c.name)).second);  // each name once
+        CHECK((c.hidden || !c.summary.empty()));
         CLI::App app;
         Context ctx;
-        c.add(app, ctx);  // what a start with this command sets up
-        CHECK_NOTHROW(app.get_subcommand(std::string(c.name)));
+        auto* cmd = app.add_subcommand(std::string(c.name), std::string(c.summary));
+        CHECK_NOTHROW(c.define(cmd, ctx));
+        CHECK(app.get_subcommands({}).size() == 1);  // it adds nothing beside itself
     }
-    CLI::App app;
-    Context ctx;
-    register_all_commands(app, ctx);
-    CHECK(app.get_subcommands({}).size() == registered.size());
 }
 
 TEST_CASE("a start sets up what the command line needs") {
@@ -82,20 +76,57 @@ TEST_CASE("a start sets up what the command line needs") {
     }
     SUBCASE("an unknown command or none") {
         CHECK(run({"no-such-command"}).status == 2);
+        CHECK(run({"no-such-command"}).err ==
+              "cudaenv: error: unknown command 'no-such-command'\nhint: `cudaenv --help` lists every command\n");
         CHECK(run({}).err.starts_with("cudaenv: error: A subcommand is required\n"));
         CHECK(run({"-v"}).status == 2);
+    }
+    SUBCASE("a mistyped command: the nearest one is named") {
+        for (auto [typed, meant] : {std::pair{"lsit", "list"}, {"isntall", "install"}, {"doctr", "doctor"},
+                                    {"curent", "current"}, {"exprot", "export"}}) {
+            auto r = run({typed});
+            CAPTURE(typed);
+            CHECK(r.status == 2);
+            CHECK(r.err == "cudaenv: error: unknown command '" + std::string(typed) + "'\nhint: did you mean `cudaenv " +
+                               meant + "`? (`cudaenv --help` lists every command)\n");
+        }
+        CHECK(run({"--verbose", "lsit"}).err.find("did you mean `cudaenv list`") != std::string::npos);
+    }
+    SUBCASE("control bytes in what is echoed are escaped") {
+        CHECK(run({"li\x1b[2Jst"}).err.starts_with("cudaenv: error: unknown command 'li\\x1b[2Jst'\n"));
     }
     SUBCASE("a command after global flags, with its own help") {
         auto r = run({"-v", "--log-level", "info", "env", "--help"});
         CHECK(r.status == 0);
         CHECK(r.out.find("Usage: cudaenv env") != std::string::npos);
     }
-    SUBCASE("completions name every visible command, though they are not the one named") {
-        auto r = run({"completions", "bash"});
+    SUBCASE("completion offers every visible command, from the table") {
+        auto r = run({"__complete", "0", "--", ""});
         CHECK(r.status == 0);
         for (const auto& c : command_table())
-            if (!c.hidden) CHECK_MESSAGE(r.out.find(std::string(c.name)) != std::string::npos, c.name);
+            CHECK_MESSAGE((r.out.find("\n" + std::string(c.name) + "\n") != std::string::npos ||
+                           r.out.starts_with(std::string(c.name) + "\n")) == !c.hidden,
+                          c.name);
     }
+}
+
+TEST_CASE("what an error echoes from outside reaches the terminal escaped") {
+    // ESC, DEL, a C1 control and bytes that are not UTF-8, in a spec and in --for.
+    for (const auto& [arg, shown] : std::vector<std::pair<std::string, std::string>>{
+             {"12.4\x1b[2J", "12.4\\x1b[2J"}, {"12\x7f", "12\\x7f"}, {"12\xff\xfe", "12\\xff\\xfe"},
+             {"12\xc2\x9b" "1m", "12\\u009b1m"}}) {
+        CAPTURE(shown);
+        auto r = run({"env", arg, "--json"});
+        CHECK(r.status == 2);
+        CHECK(r.err == "cudaenv: error: invalid spec '" + shown + "'\n" + spec_hint);
+        r = run({"local", "--for", "torch==" + arg});
+        CHECK(r.status == 2);
+        CHECK(r.err.starts_with("cudaenv: error: '" + shown + "' is not a version\n"));
+        r = run({"local", "--for", arg});
+        CHECK(r.err.starts_with("cudaenv: error: --for wants <framework>==<version>, got '" + shown + "'\n"));
+    }
+    auto r = run({"init", "ba\x1bsh"});
+    CHECK(r.err.starts_with("cudaenv: error: unknown shell 'ba\\x1bsh'\n"));
 }
 
 TEST_CASE("a spec CLI11 would read as its own syntax is an invalid spec, for every command taking one") {

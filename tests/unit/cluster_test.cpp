@@ -76,9 +76,10 @@ TEST_CASE("save_node_checks") {
     save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "fail", "load: missing", "", "2026-01-01T00:00:00Z", 1}});
     save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "pass", "fp32 1 ms", "", "2026-01-02T00:00:00Z", 1},
                                    {"11.8.0+none", "/tk11", "", "pass", "", "", "2026-01-02T00:00:00Z", 1}});
-    CHECK(node_last_check(store, "/tk", "/dnn") == std::optional<std::string>("pass: fp32 1 ms"));
-    CHECK(node_last_check(store, "/tk11", "") == std::optional<std::string>("pass"));
-    CHECK_FALSE(node_last_check(store, "/tk", ""));
+    auto checks = node_last_checks(store);
+    CHECK(checks.at({"/tk", "/dnn"}) == "pass: fp32 1 ms");
+    CHECK(checks.at({"/tk11", ""}) == "pass");
+    CHECK_FALSE(checks.count({"/tk", ""}));
     auto other = node;
     other.driver = "another";
     CHECK(node_checks_file(store, other) != node_checks_file(store, node));

@@ -94,6 +94,20 @@ TEST_CASE("Config::load") {
         CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = \"12\"\n"), shown + ":4:"));
         CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\nvariant = 12.6\n"), shown + ":4:"));
     }
+    SUBCASE("a line appended below [pins] is refused, not read as a pin (docs/install.md's old advice)") {
+        // `echo 'mirror = "..."' >> config.toml` once a [pins] table exists.
+        auto msg = load_error(tmp, "[pins]\n\"12.6.3\" = \"9.8.0\"\nmirror = \"/media/usb/cudaenv-mirror\"\n");
+        CHECK(contains(msg, shown + ":3:"));
+        CHECK(contains(msg, "'mirror' in [pins] is not a CUDA version"));
+        try {
+            Config::parse("[pins]\nmirror = \"/m\"\n", file);
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(contains(e.hint(), "move its line above the [pins] table"));
+        }
+        CHECK(contains(load_error(tmp, "[pins]\n\"12.6.3\" = \"nine\"\n"), "is not a cuDNN version: 'nine'"));
+        CHECK(contains(load_error(tmp, "[pins]\n\"12.6.3\" = \"9.8.0\"\n\"12.4 \" = \"9.1\"\n"), shown + ":3:"));
+    }
     SUBCASE("a CUDA major out of range is an error, not a wrapped number") {
         CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = 4294967308\n"),
                        shown + ":4:"));

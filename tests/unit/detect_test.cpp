@@ -9,6 +9,7 @@
 #include "core/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
+#include "util/records.hpp"
 #include "test_support.hpp"
 
 using namespace cudaenv;
@@ -113,7 +114,7 @@ TEST_CASE("detect_toolkit") {
         REQUIRE(tk.has_value());
         CHECK(tk->version == V("12.6.3"));
         CHECK(tk->version_source == "version.json");
-        CHECK(tk->layout == "standard");
+        CHECK(layout::name(tk->layout) == "standard");
         CHECK_FALSE(tk->windows);
         CHECK(tk->root == N(root));
         CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
@@ -154,7 +155,7 @@ TEST_CASE("detect_toolkit") {
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
         CHECK(tk->version == V("11.8.89"));
-        CHECK(tk->layout == "runtime-only");
+        CHECK(layout::name(tk->layout) == "runtime-only");
         CHECK(tk->lib_dirs == std::vector<fs::path>{N(root)});
         CHECK(tk->bin_dirs.empty());
     }
@@ -211,7 +212,7 @@ TEST_CASE("detect_toolkit") {
         write(site / "nvidia_cuda_runtime_cu12-12.6.77.dist-info" / "METADATA", "Name: nvidia-cuda-runtime-cu12\n");
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
-        CHECK(tk->layout == "pip");
+        CHECK(layout::name(tk->layout) == "pip");
         CHECK(tk->version == V("12.6.77"));
         CHECK(tk->version_source == "pip metadata");
         CHECK(tk->lib_dirs == std::vector<fs::path>{N(root / "lib")});
@@ -222,7 +223,7 @@ TEST_CASE("detect_toolkit") {
         write(root / "include" / "cuda_runtime_api.h", "#define CUDART_VERSION 12040\n");
         auto tk = detect_toolkit(root);
         REQUIRE(tk.has_value());
-        CHECK(tk->layout == "debian");
+        CHECK(layout::name(tk->layout) == "debian");
         CHECK(tk->version == V("12.4"));
         CHECK(tk->bin_dirs == std::vector<fs::path>{N(root / "bin")});
     }
@@ -268,7 +269,7 @@ TEST_CASE("detect_cudnns") {
         CHECK(c.version == V("8.9.7"));
         CHECK(c.cuda_major == 11);
         CHECK(c.cuda_major_source == "folder name");
-        CHECK(c.layout == "archive");
+        CHECK(layout::name(c.layout) == "archive");
         CHECK_FALSE(c.windows);
         CHECK(c.variant.empty());
         CHECK(c.root == N(root));
@@ -307,7 +308,7 @@ TEST_CASE("detect_cudnns") {
         auto all = detect_cudnns(root);
         REQUIRE(all.size() == 1);
         CHECK(all[0].version == V("9.1.0"));
-        CHECK(all[0].layout == "flat");
+        CHECK(layout::name(all[0].layout) == "flat");
         CHECK(all[0].lib_dirs == std::vector<fs::path>{N(root)});
     }
     SUBCASE("windows zip layout (bin, lib/x64)") {
@@ -352,7 +353,7 @@ TEST_CASE("detect_cudnns") {
         CHECK(all[1].variant == "12.6");
         CHECK(all[1].cuda_major == 12);
         for (const auto& c : all) {
-            CHECK(c.layout == "installer");
+            CHECK(layout::name(c.layout) == "installer");
             CHECK(c.version == V("9.1.0"));
             CHECK(c.windows);
             CHECK(c.root == N(root));
@@ -401,7 +402,7 @@ TEST_CASE("detect_cudnns") {
         write(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info" / "METADATA");
         auto all = detect_cudnns(root);
         REQUIRE(all.size() == 1);
-        CHECK(all[0].layout == "pip");
+        CHECK(layout::name(all[0].layout) == "pip");
         CHECK(all[0].version == V("9.1.0.70"));
         CHECK(all[0].cuda_major == 12);
         CHECK(all[0].cuda_major_source == "pip metadata");
@@ -504,17 +505,17 @@ TEST_CASE("DetectionCache: detect once, keep it, detect again when a key file ch
         auto id = "toolkit\n" + fsx::to_utf8(fsx::absolute_normal(tk));
         auto rec = [](std::initializer_list<std::string> fields) {
             std::string out;
-            for (const auto& f : fields) out += std::to_string(f.size()) + ":" + f;
-            return out + "\n";
+            records::put_record(out, std::vector<std::string_view>(fields.begin(), fields.end()));
+            return out;
         };
         for (std::string text : {
                  std::string("cudaenv detection cache 1\n746f6f6c6b6974\t{not json\n"),  // the older format
-                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x"}),           // too few fields
-                 "cudaenv detection cache 2\n" + rec({id, "0", "toolkit", "/x", "not.a.version!", "s", "l", "0",
+                 "cudaenv detection cache 3\n" + rec({id, "0", "toolkit", "/x"}),           // too few fields
+                 "cudaenv detection cache 3\n" + rec({id, "0", "toolkit", "/x", "not.a.version!", "s", "l", "0",
                                                       "0", "0", ""}),
-                 "cudaenv detection cache 2\n" + rec({id, "7", "toolkit"}),  // more keys than fields
-                 "cudaenv detection cache 2\n" + rec({id, "0", "null"}).substr(0, 20),  // cut short
-                 "cudaenv detection cache 2\n99999:" + id + "\n",
+                 "cudaenv detection cache 3\n" + rec({id, "7", "toolkit"}),  // more keys than fields
+                 "cudaenv detection cache 3\n" + rec({id, "0", "null"}).substr(0, 20),  // cut short
+                 "cudaenv detection cache 3\n99999:" + id + "\n",
              }) {
             CAPTURE(text);
             write(store / "cache" / "detected.txt", text);

@@ -176,4 +176,13 @@ TEST_CASE("jupyter_data_dir") {
         return std::nullopt;
     };
     CHECK(jupyter_data_dir(jdd, JupyterOs::windows, "/h") == std::filesystem::path("/j"));
+    SUBCASE("no home: an error, never a folder below the current one") {
+        for (auto os : {JupyterOs::linux, JupyterOs::macos}) CHECK_THROWS_AS(jupyter_data_dir(none, os, ""), Error);
+        CHECK(jupyter_data_dir(jdd, JupyterOs::linux, "") == std::filesystem::path("/j"));
+        auto relative_xdg = [](const std::string& n) -> std::optional<std::string> {
+            if (n == "XDG_DATA_HOME") return std::string("x");
+            return std::nullopt;
+        };
+        CHECK_THROWS_AS(jupyter_data_dir(relative_xdg, JupyterOs::linux, ""), Error);
+    }
 }

@@ -242,6 +242,63 @@ TEST_CASE("unique specs: two installs of one version") {
     }
 }
 
+namespace {
+
+// The definition unique_specs() keeps, asked the slow way (select_pair() per
+// candidate, as it was before it was made n log n): the first candidate that
+// selects exactly the pair, else its full spec.
+std::vector<std::string> unique_specs_by_selecting(const std::vector<Pair>& pairs, Store& store) {
+    std::vector<std::string> out;
+    for (const auto& p : pairs) {
+        const auto tv = p.toolkit.version.str();
+        const auto rest = p.cudnn ? p.cudnn->version.str() : std::string("none");
+        auto tk = origin_names(p.toolkit.path, p.toolkit.managed);
+        auto dn = p.cudnn ? origin_names(p.cudnn->path, p.cudnn->managed) : std::vector<std::string>{};
+        std::vector<std::string> candidates = {p.spec()};
+        for (const auto& o : tk) candidates.push_back(tv + "@" + o + "+" + rest);
+        for (const auto& o : dn) candidates.push_back(tv + "+" + rest + "@" + o);
+        for (const auto& a : tk)
+            for (const auto& b : dn) candidates.push_back(tv + "@" + a + "+" + rest + "@" + b);
+        std::string chosen = p.spec();
+        for (const auto& c : candidates) {
+            try {
+                if (select_pair(S(c.c_str()), store).same_as(p)) {
+                    chosen = c;
+                    break;
+                }
+            } catch (const Error&) {
+            }
+        }
+        out.push_back(chosen);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("unique specs: the same answer as selecting each candidate, for stores of many lookalikes") {
+    // Toolkits of few versions in folders whose names repeat (cuda-12.6 under
+    // many parents, nvidia/cu13 wheels), cuDNNs of one version for two majors
+    // and of unknown major: every way two installs can share a spec.
+    unsigned seed = 7;
+    auto next = [&](unsigned n) { return (seed = seed * 1103515245u + 12345u) / 65536u % n; };
+    for (int round = 0; round < 20; ++round) {
+        CAPTURE(round);
+        Fixture f;
+        const char* tk_versions[] = {"12.6.3", "12.6.77", "12.4.1", "13.0.2"};
+        const char* names[] = {"cuda-12.6", "cuda", "cu13", "local"};
+        for (unsigned i = 0, n = 3 + next(12); i < n; ++i)
+            f.store.config().toolkits.push_back({"/opt/" + std::to_string(next(4)) + "/" + names[next(4)],
+                                                 V(tk_versions[next(4)])});
+        const char* dnn_versions[] = {"9.1.0", "9.6.0", "8.9.7"};
+        for (unsigned i = 0, n = next(8); i < n; ++i)
+            f.store.config().cudnns.push_back({"/dnn/" + std::to_string(next(3)) + "/" + names[next(4)], "",
+                                               V(dnn_versions[next(3)]), static_cast<int>(next(3)) * 6});  // 0, 6, 12
+        auto pairs = all_pairs(f.store);
+        CHECK(unique_specs(pairs, f.store) == unique_specs_by_selecting(pairs, f.store));
+    }
+}
+
 TEST_CASE("origin_names") {
     CHECK(origin_names("/store/toolkits/12.6.3", true) == std::vector<std::string>{"store", "12.6.3", "toolkits-12.6.3"});
     CHECK(origin_names("/venv/lib/python3.12/site-packages/nvidia/cu13", false) ==

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "core/profile_block.hpp"
+#include "shell/shells.hpp"
 
 using namespace cudaenv;
 
@@ -13,13 +14,14 @@ TEST_CASE("line_ending_of") {
     CHECK(line_ending_of("no break") == LineEnding::lf);
 }
 
-TEST_CASE("shell_accepts: what each real shell reads (docs/setup.md)") {
-    for (auto sh : {"bash", "zsh", "fish", "pwsh"}) CHECK(shell_accepts(sh, LineEnding::lf));
-    CHECK_FALSE(shell_accepts("bash", LineEnding::crlf));
-    CHECK_FALSE(shell_accepts("zsh", LineEnding::cr));
-    CHECK(shell_accepts("fish", LineEnding::crlf));
-    CHECK_FALSE(shell_accepts("fish", LineEnding::cr));
-    CHECK(shell_accepts("pwsh", LineEnding::cr));
+TEST_CASE("the line endings each real shell reads (the shell table; docs/setup.md)") {
+    auto reads = [](std::string_view sh, LineEnding e) { return shell_info(sh).reads.accepts(e); };
+    for (auto sh : {"bash", "zsh", "fish", "pwsh"}) CHECK(reads(sh, LineEnding::lf));
+    CHECK_FALSE(reads("bash", LineEnding::crlf));
+    CHECK_FALSE(reads("zsh", LineEnding::cr));
+    CHECK(reads("fish", LineEnding::crlf));
+    CHECK_FALSE(reads("fish", LineEnding::cr));
+    CHECK(reads("pwsh", LineEnding::cr));
 }
 
 TEST_CASE("append_insertion / remove_at") {

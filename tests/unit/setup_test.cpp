@@ -7,6 +7,7 @@
 #include "core/setup_actions.hpp"
 #include "memory_setup_host.hpp"
 #include "platform/profiles.hpp"
+#include "shell/shells.hpp"
 #include "util/error.hpp"
 
 using namespace cudaenv;
@@ -25,7 +26,7 @@ struct Fixture {
 
     void add(const std::filesystem::path& p = rc, const std::string& shell = "bash",
              const std::vector<std::string>& l = lines, bool bom = false) {
-        add_profile_block(s, {p, shell, l, bom});
+        add_profile_block(s, {p, shell, shell_info(shell).reads, l, bom});
     }
     void undo(const std::filesystem::path& p = rc) {
         auto* pr = rec.find(p.string());
@@ -307,31 +308,42 @@ TEST_CASE("setup --install: copies, refuses bad folders, runs twice") {
 }
 
 TEST_CASE("profile_paths: each shell's start-up file, Windows rules on Linux too") {
+    auto paths = [](std::string_view sh, const platform::ProfileEnv& e) { return profile_paths(shell_info(sh), e); };
     platform::ProfileEnv e;
     e.home = "/home/u";
-    CHECK(platform::profile_paths("bash", e) == std::vector<std::filesystem::path>{"/home/u/.bashrc"});
+    CHECK(paths("bash", e) == std::vector<std::filesystem::path>{"/home/u/.bashrc"});
     e.zdotdir = "/z";
-    CHECK(platform::profile_paths("zsh", e).front() == "/z/.zshrc");
+    CHECK(paths("zsh", e).front() == "/z/.zshrc");
     e.xdg_config_home = "relative";  // ignored, as XDG says
-    CHECK(platform::profile_paths("fish", e).front() == "/home/u/.config/fish/config.fish");
+    CHECK(paths("fish", e).front() == "/home/u/.config/fish/config.fish");
     e.xdg_config_home = "/x";
-    CHECK(platform::profile_paths("pwsh", e).front() == "/x/powershell/Microsoft.PowerShell_profile.ps1");
+    CHECK(paths("pwsh", e).front() == "/x/powershell/Microsoft.PowerShell_profile.ps1");
+    CHECK(paths("powershell", e) == paths("pwsh", e));
+    SUBCASE("no home (HOME unset): an error, never /.bashrc") {
+        platform::ProfileEnv none;
+        for (auto sh : {"bash", "zsh", "fish", "pwsh"})
+            CHECK_THROWS_WITH_AS(paths(sh, none), doctest::Contains("HOME is not set"), Error);
+        none.zdotdir = "/z";
+        none.xdg_config_home = "/x";
+        CHECK(paths("zsh", none).front() == "/z/.zshrc");  // what it reads needs no home
+        CHECK(paths("fish", none).front() == "/x/fish/config.fish");
+    }
     e.windows = true;
     e.documents = "/docs";
-    auto ps = platform::profile_paths("pwsh", e);
+    auto ps = paths("pwsh", e);
     REQUIRE(ps.size() == 2);
     CHECK(ps[0] == "/docs/PowerShell/Microsoft.PowerShell_profile.ps1");
     CHECK(ps[1] == "/docs/WindowsPowerShell/Microsoft.PowerShell_profile.ps1");
-    CHECK(platform::profile_paths("cmd", e).empty());
+    CHECK(paths("cmd", e).empty());
 }
 
-TEST_CASE("shell_from_name") {
-    CHECK(platform::shell_from_name("/bin/bash") == "bash");
-    CHECK(platform::shell_from_name("-zsh") == "zsh");
-    CHECK(platform::shell_from_name("C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe") == "pwsh");
-    CHECK(platform::shell_from_name("PWSH.EXE") == "pwsh");
-    CHECK(platform::shell_from_name("cmd.exe") == "cmd");
-    CHECK(platform::shell_from_name("python3").empty());
+TEST_CASE("shell_from_program") {
+    CHECK(shell_from_program("/bin/bash") == "bash");
+    CHECK(shell_from_program("-zsh") == "zsh");
+    CHECK(shell_from_program("C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe") == "pwsh");
+    CHECK(shell_from_program("PWSH.EXE") == "pwsh");
+    CHECK(shell_from_program("cmd.exe") == "cmd");
+    CHECK(shell_from_program("python3").empty());
 }
 
 TEST_CASE("judge_execution_policy") {
@@ -386,11 +398,15 @@ TEST_CASE("judge_execution_policy") {
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 
-TEST_CASE("private_lib_dir_for: <prefix>/lib/cudaenv from the executable") {
+TEST_CASE("private_lib_dir_for: the private folder from the executable") {
     testsupport::TempDir t("libdir");
     auto exe = t / "prefix" / "bin" / "cudaenv";
-    // Installed: GNUInstallDirs' <prefix>/lib/cudaenv; the Windows zip is flat (lib/cudaenv beside the programs).
-    const auto installed = platform::is_windows ? t / "prefix" / "bin" / "lib" / "cudaenv" : t / "prefix" / "lib" / "cudaenv";
+    // Installed: <prefix>/lib/<multiarch>/cudaenv on Debian (never right below
+    // lib/: CPack would add ldconfig scripts); the Windows zip is flat.
+    const auto rel = platform::private_lib_from_bin();
+    CHECK(rel.ends_with("cudaenv"));
+    if (platform::is_windows) CHECK(rel == "lib/cudaenv");
+    const auto installed = exe.parent_path() / rel;
     CHECK(platform::private_lib_dir_for(exe) == installed.lexically_normal());
     // A build tree (and the flat Windows zip): lib/cudaenv beside the program.
     std::filesystem::create_directories(t / "build" / "lib" / "cudaenv");

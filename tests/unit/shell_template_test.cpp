@@ -1,12 +1,10 @@
 // The shell templates of shell/ and the command table they are filled from.
 #include <doctest/doctest.h>
 
-#include <CLI/CLI.hpp>
 #include <stdexcept>
 
-#include "app.hpp"
+#include "commands/command_table.hpp"
 #include "commands/context.hpp"
-#include "shell/commands.hpp"
 #include "shell/profile_lines.hpp"
 #include "shell/shell.hpp"
 #include "shell/template.hpp"
@@ -31,7 +29,7 @@ TEST_CASE("values reach a template only through the shell's quote()") {
     const std::string exe = "/opt/it's $(id) `id`/cudaenv";
     for (const auto& name : {"bash", "zsh", "fish", "pwsh"}) {
         auto sh = make_shell(name);
-        InitOptions o{exe, "/store", true};
+        InitOptions o{exe, "/store", true, integration_commands()};
         auto text = sh->init_script(o);
         CAPTURE(name);
         CHECK(has(text, sh->quote(exe)));
@@ -45,12 +43,12 @@ TEST_CASE("# @if keeps or drops whole sections") {
     for (const auto& name : {"bash", "zsh", "fish", "pwsh"}) {
         auto sh = make_shell(name);
         CAPTURE(name);
-        CHECK(has(sh->init_script({"/x", "/s", true}), "__cudaenv_hook"));
-        CHECK_FALSE(has(sh->init_script({"/x", "/s", false}), "__cudaenv_hook"));
+        CHECK(has(sh->init_script({"/x", "/s", true, integration_commands()}), "__cudaenv_hook"));
+        CHECK_FALSE(has(sh->init_script({"/x", "/s", false, integration_commands()}), "__cudaenv_hook"));
     }
     // Only zsh's functions reset the user's options.
-    CHECK(has(make_shell("zsh")->init_script({"/x", "/s", true}), "emulate -L zsh"));
-    CHECK_FALSE(has(make_shell("bash")->init_script({"/x", "/s", true}), "emulate"));
+    CHECK(has(make_shell("zsh")->init_script({"/x", "/s", true, integration_commands()}), "emulate -L zsh"));
+    CHECK_FALSE(has(make_shell("bash")->init_script({"/x", "/s", true, integration_commands()}), "emulate"));
 }
 
 TEST_CASE("a missing template or value is a bug that shows at once") {
@@ -59,33 +57,27 @@ TEST_CASE("a missing template or value is a bug that shows at once") {
     CHECK_THROWS_AS(fill_template("bash/init.bash", TemplateArgs(*sh).flag("AUTO_SWITCH")), std::logic_error);
 }
 
-TEST_CASE("the command table") {
-    auto names = [](bool (*pred)(const CommandInfo&)) { return commands_where(pred); };
-    CHECK(names([](const CommandInfo& c) { return c.evaluated; }) ==
-          std::vector<std::string>{"use", "shell", "deactivate"});
-    CHECK(names([](const CommandInfo& c) { return c.reruns_hook; }) == std::vector<std::string>{"deactivate", "local"});
-    SUBCASE("names only commands that exist, hidden exactly where the table says") {
-        CLI::App app;
-        Context ctx;
-        register_all_commands(app, ctx);
-        for (const auto& c : command_table()) {
-            CAPTURE(c.name);
-            const CLI::App* sub = nullptr;
-            CHECK_NOTHROW(sub = app.get_subcommand(std::string(c.name)));
-            if (sub) CHECK(sub->get_group().empty() == c.hidden);
-        }
-        // ... and every hidden command is in the table.
-        for (const auto* sub : app.get_subcommands([](const CLI::App* a) { return a->get_group().empty(); })) {
-            CAPTURE(sub->get_name());
-            CHECK(command_hidden(sub->get_name()));
+TEST_CASE("the command table gives the integrations their lists") {
+    auto names = [](bool CommandInfo::*flag) {
+        std::vector<std::string> out;
+        for (const auto& c : integration_commands())
+            if (c.*flag) out.emplace_back(c.name);
+        return out;
+    };
+    CHECK(names(&CommandInfo::evaluated) == std::vector<std::string>{"use", "shell", "deactivate"});
+    CHECK(names(&CommandInfo::reruns_hook) == std::vector<std::string>{"deactivate", "local"});
+    SUBCASE("every init script evaluates exactly those") {
+        for (const auto& name : {"bash", "zsh"}) {
+            auto text = make_shell(name)->init_script({"/x", "/s", true, integration_commands()});
+            CAPTURE(name);
+            CHECK(has(text, "'use'|'shell'|'deactivate'"));
         }
     }
-    SUBCASE("completions name every spec command") {
-        for (const auto& name : {"bash", "zsh", "fish", "pwsh"}) {
-            auto text = make_shell(name)->completion_script({"use", "list"});
-            CAPTURE(name);
-            for (const auto& c : command_table())
-                if (c.arg == CommandArg::spec) CHECK(has(text, std::string(c.name)));
+    SUBCASE("completion scripts are generic: they ask `cudaenv __complete`") {
+        for (const auto& s : shells()) {
+            if (s.name == "cmd") continue;  // cmd.exe has no programmable completion
+            CAPTURE(s.name);
+            CHECK(has(s.make()->completion_script(), "cudaenv __complete"));
         }
     }
 }

@@ -74,3 +74,27 @@ TEST_CASE("origin: family from the file name") {
     CHECK(origin::family_of("nvcuda.dll") == origin::Family::driver);
     CHECK(origin::family_of("libm.so.6") == origin::Family::none);
 }
+
+TEST_CASE("trace verdict: a framework that brings its own libraries says so first") {
+    TempDir t;
+    const auto site = t.path() / "venv" / "lib" / "python3.12" / "site-packages";
+    auto mk = [&](const std::filesystem::path& p) {
+        write(p, "x");
+        return p.string();
+    };
+    origin::PairDirs pair{"13.0.2+9.13.0", {t.path() / "cuda"}, {t.path() / "cudnn"}, *Version::parse("13.0.2"),
+                          *Version::parse("9.13.0")};
+    trace::Records r;
+    r.processes = {{10, 1, "/usr/bin/python3", "python3"}};
+    auto torch = (site / "torch" / "lib" / "libtorch_cuda.so").string();
+    r.loads = {{10, mk(site / "nvidia" / "cuda_runtime" / "lib" / "libcudart.so.13"), "absolute", torch, ""},
+               {10, mk(site / "nvidia" / "cudnn" / "lib" / "libcudnn.so.9.19.0.56"), "absolute", torch, ""},
+               {10, mk(t.path() / "drv" / "libcuda.so.1"), "default", "", ""}};
+    auto rep = trace::analyse(r, {pair.spec, pair, {}, ""});
+    CHECK(rep.verdict ==
+          "torch loads its wheel's CUDA runtime and cuDNN 9.19.0.56 by absolute path; this pair's CUDA libraries and "
+          "cuDNN are not used");
+    CHECK(rep.problems.size() == 2);  // the details, each library with the one thing to do
+    auto text = trace::render_text(rep, 0, "");
+    CHECK(text.find("verdict: torch loads its wheel's") != std::string::npos);
+}

@@ -216,7 +216,24 @@ TEST_CASE("records: fields of any bytes, read back as written") {
     CHECK_THROWS_AS(in.number(), std::out_of_range);
     CHECK_THROWS_AS(in.next(), std::out_of_range);
 
-    for (const char* bad : {"3:ab", "3:abc", "x:abc\n", "-1:\n", "99999999999999999999:a\n", "3abc\n", "2:ab3:\n"}) {
+    SUBCASE("a record changed in place, its lengths intact, is not intact") {
+        std::string one;
+        records::put_record(one, {"/usr/local/cuda-12.4/bin", "x"});
+        for (size_t i = 0; i + 18 < one.size(); ++i) {  // every byte before the checksum
+            auto bad = one;
+            bad[i] = bad[i] == '7' ? '8' : '7';
+            records::Reader d(bad);
+            std::vector<std::string_view> got;
+            if (d.next(got)) CHECK_FALSE(d.intact());  // else its structure broke: damaged()
+            CHECK_FALSE(records::fields_of(bad).has_value());
+        }
+        records::Reader ok(one);
+        std::vector<std::string_view> got;
+        REQUIRE(ok.next(got));
+        CHECK(ok.intact());
+    }
+    for (const char* bad : {"3:ab", "3:abc", "x:abc\n", "-1:\n", "99999999999999999999:a\n", "3abc\n", "2:ab3:\n",
+                            "1:a\n", "1:a#0123\n", "1:a#0123456789abcdefX"}) {
         CAPTURE(bad);
         records::Reader d(bad);
         while (d.next(f)) {

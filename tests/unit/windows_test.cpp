@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 #include <windows.h>
+#include <sddl.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -18,7 +19,10 @@
 #include "core/activation.hpp"
 #include "core/discover.hpp"
 #include "core/pathlist.hpp"
+#include "core/store_trust.hpp"
 #include "platform/platform.hpp"
+#include "platform/trust.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -152,7 +156,13 @@ TEST_CASE("platform exec: exit status, PATH search on the child's PATH, missing 
     CHECK(platform::exec_command({"cmd.exe", "/d", "/c", "exit 7"}, env) == 7);
     // Found through the PATH given to the child, without an extension.
     CHECK(platform::exec_command({"cmd", "/d", "/c", "exit 0"}, env) == 0);
-    CHECK(platform::exec_command({"cudaenv-no-such-program-here"}, env) == 127);
+    try {
+        platform::exec_command({"cudaenv-no-such-program-here"}, env);
+        FAIL("a missing program must be an error");
+    } catch (const Error& e) {
+        CHECK(e.exit_code() == 127);
+        CHECK(std::string(e.what()) == "command not found: cudaenv-no-such-program-here");
+    }
 }
 
 TEST_CASE("PATH lists: native style is Windows") {
@@ -279,6 +289,57 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
         CHECK_FALSE(platform::get_env("CUDA_PATH_V11_8"));
         CHECK_FALSE(platform::get_env(state_var));
     }
+}
+
+
+TEST_CASE("trust_of_descriptor: who besides the owner may change a folder (Windows access lists)") {
+    auto judge = [](const wchar_t* sddl) {
+        PSECURITY_DESCRIPTOR sd = nullptr;
+        REQUIRE(ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, nullptr));
+        auto t = platform::trust_of_descriptor(sd);
+        LocalFree(sd);
+        return t;
+    };
+    SUBCASE("what create_admin_dir gives the system store") {
+        auto t = judge(L"O:BAD:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)");
+        CHECK(t.owner_admin);
+        CHECK(t.owner == "BUILTIN\\Administrators");
+        CHECK(t.writers.empty());
+    }
+    SUBCASE("a folder made in %ProgramData% by a user: theirs, and every user may add files") {
+        auto t = judge(L"O:S-1-5-21-1-2-3-1001D:(A;OICI;FA;;;S-1-5-21-1-2-3-1001)(A;OICIID;FA;;;SY)"
+                       L"(A;OICIID;FA;;;BA)(A;CIID;0x100116;;;BU)(A;OICIIOID;GA;;;CO)");
+        CHECK_FALSE(t.owner_admin);
+        CHECK(t.owner_id == "S-1-5-21-1-2-3-1001");
+        CHECK(t.writers == std::vector<std::string>{"BUILTIN\\Users"});  // CREATOR OWNER only passes down
+        auto root = t;
+        CHECK(judge_path("C:\\ProgramData\\cudaenv", t, root) ==
+              std::vector<std::string>{"'C:\\ProgramData\\cudaenv' can be changed by BUILTIN\\Users"});
+    }
+    SUBCASE("no access list at all: everyone") {
+        auto t = judge(L"O:BAD:NO_ACCESS_CONTROL");
+        CHECK(t.writers == std::vector<std::string>{"Everyone (it has no access list)"});
+    }
+    SUBCASE("reading and running is no change") {
+        auto t = judge(L"O:SYD:(A;OICI;FA;;;SY)(A;;0x1200a9;;;WD)(A;;GR;;;AU)");
+        CHECK(t.owner_admin);
+        CHECK(t.writers.empty());
+        auto w = judge(L"O:SYD:(A;;0x1200a9;;;WD)(A;;GW;;;AU)(A;;WD;;;IU)");
+        CHECK(w.writers ==
+              std::vector<std::string>{"NT AUTHORITY\\Authenticated Users", "NT AUTHORITY\\INTERACTIVE"});
+    }
+}
+
+TEST_CASE("create_admin_dir: the system store's own access list, nothing inherited") {
+    TempTree tmp;
+    auto dir = tmp.root / "cudaenv";
+    platform::create_admin_dir(dir);
+    CHECK(fs::is_directory(dir));
+    auto t = platform::path_trust(dir);
+    REQUIRE(t.exists);
+    CHECK(t.writers.empty());
+    CHECK(t.owner_admin);
+    CHECK_NOTHROW(platform::create_admin_dir(dir));  // there already: left as it is
 }
 
 #endif  // _WIN32

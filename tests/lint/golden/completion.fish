@@ -1,6 +1,18 @@
-# cudaenv completion for fish
-complete -c cudaenv -f
-complete -c cudaenv -n __fish_use_subcommand -a 'list current use deactivate local global env init exec which add discover pair completions rehash setup install uninstall check doctor export kernel trace'
-complete -c cudaenv -n '__fish_seen_subcommand_from ''use shell local global env exec uninstall check pair trace' -a '(command cudaenv list --bare 2>/dev/null; echo system)'
-complete -c cudaenv -n '__fish_seen_subcommand_from ''init completions' -a 'bash zsh fish pwsh powershell cmd'
-complete -c cudaenv -n '__fish_seen_subcommand_from ''add discover' -a '(__fish_complete_directories)'
+# cudaenv completion for fish. Generic: the candidates come from `cudaenv
+# __complete` (its commands, their options and arguments, the specs of the
+# installed pairs), one a line.
+function __cudaenv_complete
+    set -l before (commandline -opc)
+    set -l cur (commandline -ct)
+    set -e before[1]
+    set -l out (command cudaenv __complete (count $before) -- $before $cur 2>/dev/null)
+    switch "$out[1]"
+        case :folders
+            __fish_complete_directories "$cur"
+        case :files
+            __fish_complete_path "$cur"
+        case '*'
+            printf '%s\n' $out
+    end
+end
+complete -c cudaenv -f -a '(__cudaenv_complete)'

@@ -1,16 +1,23 @@
 #compdef cudaenv
-# cudaenv completion for zsh
+# cudaenv completion for zsh. Generic: the candidates come from `cudaenv
+# __complete` (its commands, their options and arguments, the specs of the
+# installed pairs), one a line. As a file named _cudaenv on $fpath, compinit
+# autoloads it and its first run completes at once; sourced (`source
+# <(cudaenv completions zsh)` after compinit), it registers itself.
 _cudaenv() {
-  emulate -L zsh
-  if (( CURRENT == 2 )); then
-    compadd -- 'list current use deactivate local global env init exec which add discover pair completions rehash setup install uninstall check doctor export kernel trace'
-    return
-  fi
-  case "${words[2]}" in
-    'use'|'shell'|'local'|'global'|'env'|'exec'|'uninstall'|'check'|'pair'|'trace')
-      compadd -- system ${(f)"$(command cudaenv list --bare 2>/dev/null)"} ;;
-    'init'|'completions') compadd -- 'bash' 'zsh' 'fish' 'pwsh' 'powershell' 'cmd' ;;
-    'add'|'discover') _files -/ ;;
+  # No `emulate -L zsh`: the completion system runs this with its own options
+  # (_comp_options), which _files needs (extended_glob).
+  local -a out
+  out=("${(@f)$(command cudaenv __complete $((CURRENT - 2)) -- "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  case "${out[1]-}" in
+    :folders) _files -/ ;;
+    :files) _files ;;
+    '') return 1 ;;
+    *) compadd -- "${out[@]}" ;;
   esac
 }
-if (( $+functions[compdef] )); then compdef _cudaenv cudaenv; fi
+if [[ "${zsh_eval_context[-1]-}" == loadautofunc ]]; then
+  _cudaenv "$@"
+elif (( $+functions[compdef] )); then
+  compdef _cudaenv cudaenv
+fi

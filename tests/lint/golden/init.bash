@@ -16,13 +16,32 @@ cudaenv() {
   case "${1-}" in 'deactivate'|'local') __cudaenv_key=; __cudaenv_hook ;; esac
 }
 # Sets __ce_text to what the hook compares of a version file: "r" and its
-# first characters, one more than the binary reads, or "u" when it cannot be read (the binary then
-# says why, once per change of the key).
+# first '8193' bytes (one more than the binary reads), or "u" when it
+# cannot be read (the binary then says why, once per change of the key).
+# Bounded by bytes: `read -N` counts characters and drops NUL bytes, so a file
+# of NULs (50 MB of zeros is 50 KB in git) would be read to its end at every
+# prompt. So the file is read in pieces that end at each NUL (-d ''), with
+# LC_ALL=C so that -n and ${#} count bytes; where the NULs were is kept too.
 __cudaenv_read() {
   __ce_text=u
   if [ -r "$1" ]; then
-    IFS= read -r -N '8193' __ce_text 2>/dev/null <"$1" || :
-    __ce_text="r$__ce_text"
+    local LC_ALL=C __ce_left='8193' __ce_part __ce_nuls=''
+    __ce_text=r
+    {
+      while :; do
+        if ! IFS= read -r -d '' -n "$__ce_left" __ce_part; then
+          __ce_text+=$__ce_part  # the last piece, up to the end of the file
+          break
+        fi
+        __ce_text+=$__ce_part
+        # A piece that fills the window ended at the cap, not at a NUL.
+        [ "${#__ce_part}" -lt "$__ce_left" ] || break
+        __ce_nuls+=" ${#__ce_text}"
+        __ce_left=$((__ce_left - ${#__ce_part} - 1))
+        [ "$__ce_left" -gt 0 ] || break
+      done
+    } <"$1" 2>/dev/null
+    __ce_text+=$'\n'"nul$__ce_nuls"
   fi
 }
 # Auto-switch hook, shared by bash and zsh. The key is "k", then for every

@@ -39,7 +39,9 @@ end
 function __cudaenv_hook --on-variable PWD --on-event fish_prompt
     # An explicit `cudaenv use` (or a CUDAENV_VERSION of the user's) wins.
     test -n "$CUDAENV_VERSION"; and return
-    set -l d (string replace -r '/$' '' -- $PWD | string collect)
+    # $PWD as it is: a command substitution would drop a newline ending the name.
+    set -l d $PWD
+    test "$d" = /; and set d ''
     set -l k k
     set -l hit
     while true
@@ -54,9 +56,16 @@ function __cudaenv_hook --on-variable PWD --on-event fish_prompt
             set -a k "$d/.tool-versions" $text
         end
         test -z "$d"; and break
-        # Up one folder. A folder name may hold a newline, so the path is one
-        # string (string collect), never split into lines.
-        set d (string replace -r '/[^/]*$' '' -- $d | string collect)
+        # Up one folder. A folder name may hold (or end in) a newline: the
+        # parent comes from a named capture (fish 3.4), never from a command
+        # substitution, which would split it into lines or drop the last newline.
+        set -e __ce_up
+        string match -qr '(?s)^(?<__ce_up>.*)/[^/]*\z' -- $d
+        if set -q __ce_up
+            set d $__ce_up
+        else
+            set d (string replace -r '/[^/]*$' '' -- $d | string collect)
+        end
     end
     set -l key (string join \n -- $k | string collect)
     test "$key" = "$__cudaenv_key"; and return

@@ -1,0 +1,1 @@
+# @include posix/path.sh

@@ -1,0 +1,18 @@
+#pragma once
+// The options of the commands that download (install, sync, mirror create),
+// with one help text each.
+namespace CLI {
+class App;
+}
+
+namespace cudaenv {
+
+struct DownloadOptions {
+    int connections = 0;  // 0: $CUDAENV_CONNECTIONS, else 4 (install::choose_connections)
+    bool quiet = false;   // no progress display
+};
+
+// Adds --connections N and -q,--quiet to `cmd`.
+void add_download_options(CLI::App* cmd, DownloadOptions& opts);
+
+}  // namespace cudaenv

@@ -1,0 +1,63 @@
+// cudaenv inspect [SPEC | FILE | DIR] [--json]: the GPU code each library
+// carries (SASS, PTX) and whether it runs on this machine's GPUs. The work is
+// gpu/ (fatbin reader, cache, verdicts, the machine); this file parses and prints.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands/command_table.hpp"
+#include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
+#include "commands/table.hpp"
+#include "gpu/inspect.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct InspectArgs {
+    std::string what;
+    bool json = false;
+    gpu::Overrides overrides;
+};
+
+void run_inspect(Context& ctx, const InspectArgs& a) {
+    auto machine = machine_for(ctx, a.overrides, gpu::Probe::allowed, a.json);
+    gpu::CodeCache cache(ctx.store().root());
+    gpu::Inspection in;
+    auto path = fsx::from_utf8(a.what);
+    if (!a.what.empty() && fsx::exists(path)) {
+        in = gpu::inspect_path(fsx::absolute_normal(path), cache, machine);
+    } else {
+        auto spec = a.what.empty() ? ctx.active().spec : Spec::parse_or_throw(a.what);
+        if (spec.system)
+            throw Error("no pair is active (system)", "name one: cudaenv inspect 12.6, a library file or a folder");
+        std::string full;
+        auto pair = ctx.pair_for(spec, &full);
+        in = gpu::inspect_pair(*pair, full, cache, machine);
+    }
+    if (a.json) {
+        std::cout << gpu::inspection_json(in, machine).dump(2) << "\n";
+        return;
+    }
+    std::cout << gpu::machine_line(machine) << "\n";
+    Table t({"LIBRARY", "SASS", "PTX", "RUNS"});
+    for (const auto& row : gpu::inspection_rows(in, machine)) t.add(row);
+    std::cout << t.str();
+    for (const auto& line : gpu::inspection_footer(in, machine)) std::cout << line << "\n";
+    if (in.problems) ctx.exit_code = 1;
+}
+
+}  // namespace
+
+void register_inspect(CLI::App* cmd, Context& ctx) {
+    auto a = std::make_shared<InspectArgs>();
+    cmd->add_option("what", a->what, "A spec (12.6, 11.8+8.9.7), a library file or a folder; default: the active pair");
+    cmd->add_flag("--json", a->json, "Print JSON");
+    add_gpu_options(cmd, a->overrides);
+    cmd->callback([&ctx, a] { run_inspect(ctx, *a); });
+}
+
+}  // namespace cudaenv

@@ -1,0 +1,55 @@
+// cudaenv sync [--locked|--frozen]: the store holds exactly the pair of the
+// project's cudaenv.lock and the project uses it (install/sync.hpp).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands/command_table.hpp"
+#include "commands/context.hpp"
+#include "commands/download_options.hpp"
+#include "commands/update_shims.hpp"
+#include "install/fetch.hpp"
+#include "install/mirror.hpp"
+#include "install/sync.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+
+namespace cudaenv {
+
+namespace {
+
+struct SyncArgs {
+    bool locked = false, frozen = false, dry_run = false;
+    DownloadOptions download;
+    std::string mirror;
+};
+
+void run_sync(Context& ctx, const SyncArgs& args) {
+    if (args.locked && args.frozen)
+        throw UsageError("--locked and --frozen exclude each other",
+                         "--locked: fail when cudaenv.lock is out of date; --frozen: use it as it is");
+    using Mode = install::SyncOptions::Mode;
+    install::SyncOptions opts;
+    opts.mode = args.locked ? Mode::locked : args.frozen ? Mode::frozen : Mode::plain;
+    opts.quiet = args.download.quiet;
+    opts.dry_run = args.dry_run;
+    opts.connections = install::choose_connections(args.download.connections);
+    // "" = the lock's own mirror; the hashes in the lock make any mirror safe.
+    opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror, "");
+    if (install::sync_project(ctx.store(), ctx.cwd(), opts, std::cout)) update_shims(ctx);
+}
+
+}  // namespace
+
+void register_sync(CLI::App* cmd, Context& ctx) {
+    auto args = std::make_shared<SyncArgs>();
+    cmd->add_flag("--locked", args->locked, "Fail when cudaenv.lock does not match .cudaenv (do not lock again)");
+    cmd->add_flag("--frozen", args->frozen, "Install cudaenv.lock as it is, without reading .cudaenv");
+    cmd->add_option("--mirror", args->mirror,
+                    "Mirror folder or URL to fetch from (default: $CUDAENV_MIRROR, config.toml `mirror`, else the "
+                    "lock's)");
+    cmd->add_flag("--dry-run", args->dry_run, "Print what would be installed; change nothing");
+    add_download_options(cmd, args->download);
+    cmd->callback([&ctx, args] { run_sync(ctx, *args); });
+}
+
+}  // namespace cudaenv

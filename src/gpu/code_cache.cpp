@@ -1,0 +1,154 @@
+#include "gpu/code_cache.hpp"
+
+#include <stdexcept>
+
+#include "core/detect_cache.hpp"
+#include "util/cache_file.hpp"
+#include "util/fs.hpp"
+#include "util/records.hpp"
+
+namespace cudaenv::gpu {
+
+namespace {
+
+// The first line; another (an older format) is no cache. Then records:
+//   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
+//       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...
+//   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
+constexpr std::string_view header = "cudaenv gpu code cache 2\n";
+
+void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
+    out.push_back(std::to_string(m.size()));
+    for (const auto& [a, n] : m) {
+        out.push_back(std::to_string(a.sm));
+        out.push_back(a.specific ? "1" : "0");
+        out.push_back(std::to_string(n));
+    }
+}
+
+std::map<Arch, int> take_archs(records::Fields& f) {
+    auto n = f.number();
+    if (n < 0 || n > 1000) throw std::out_of_range("record: bad count");
+    std::map<Arch, int> out;
+    for (long long i = 0; i < n; ++i) {
+        Arch a;
+        a.sm = static_cast<int>(f.number());
+        a.specific = f.next() == "1";
+        out[a] = static_cast<int>(f.number());
+    }
+    return out;
+}
+
+std::string record_of(const std::string& id, const std::vector<std::string>& fields) {
+    std::string rec;
+    records::put(rec, id);
+    for (const auto& f : fields) records::put(rec, f);
+    records::end(rec, 0);
+    return rec;
+}
+
+}  // namespace
+
+std::vector<std::string> encode(const FileCode& c) {
+    std::vector<std::string> out = {c.format == Format::elf ? "elf" : c.format == Format::pe ? "pe" : "none", c.problem,
+                                    std::to_string(c.code.fatbins), std::to_string(c.code.compressed),
+                                    std::to_string(c.code.ptx_isa)};
+    put_archs(out, c.code.sass);
+    put_archs(out, c.code.ptx);
+    return out;
+}
+
+FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t first) {
+    records::Fields f(fields, first);
+    FileCode c;
+    auto format = f.next();
+    c.format = format == "elf" ? Format::elf : format == "pe" ? Format::pe : Format::none;
+    c.problem = f.str();
+    c.code.fatbins = static_cast<int>(f.number());
+    c.code.compressed = static_cast<int>(f.number());
+    c.code.ptx_isa = static_cast<int>(f.number());
+    c.code.sass = take_archs(f);
+    c.code.ptx = take_archs(f);
+    return c;
+}
+
+CodeCache::CodeCache(const fs::path& store_root) : file_(store_root / "cache" / "gpucode.txt") {
+    load_cache_index(file_, header, 64u << 20, text_, entries_);
+}
+
+CodeCache::~CodeCache() { save(); }
+
+std::optional<FileCode> CodeCache::kept(const fs::path& path) const {
+    auto p = fsx::to_utf8(path);
+    auto it = entries_.find("file\n" + p);
+    if (it == entries_.end()) return std::nullopt;
+    auto fields = records::fields_of(it->second);
+    if (!fields || fields->size() < 3 || (*fields)[1] != path_stamp(p)) return std::nullopt;
+    try {
+        return decode_file_code(*fields, 2);
+    } catch (const std::out_of_range&) {
+        return std::nullopt;
+    }
+}
+
+FileCode CodeCache::file(const fs::path& path) {
+    if (auto k = kept(path)) return *k;
+    auto p = fsx::to_utf8(path);
+    auto stamp = path_stamp(p);  // taken first: a file changed while it is read shows as stale next time
+    auto code = read_file(path);
+    ++reads_;
+    auto fields = encode(code);
+    fields.insert(fields.begin(), stamp);
+    put("file\n" + p, record_of("file\n" + p, fields));
+    return code;
+}
+
+std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& id,
+                                                              const std::vector<fs::path>& dirs) const {
+    auto it = entries_.find("dirs\n" + id);
+    if (it == entries_.end()) return std::nullopt;
+    auto fields = records::fields_of(it->second);
+    if (!fields) return std::nullopt;
+    try {
+        records::Fields f(*fields, 1);
+        auto n = f.number();
+        if (n != static_cast<long long>(dirs.size())) return std::nullopt;
+        for (const auto& d : dirs)
+            if (f.next() != fsx::to_utf8(d) || f.next() != path_stamp(d)) return std::nullopt;
+        auto count = f.number();
+        if (count < 0 || count > 100000) return std::nullopt;
+        std::vector<fs::path> out;
+        for (long long i = 0; i < count; ++i) out.push_back(fsx::from_utf8(f.next()));
+        return out;
+    } catch (const std::out_of_range&) {
+        return std::nullopt;
+    }
+}
+
+void CodeCache::keep_listing(const std::string& id, const std::vector<fs::path>& dirs,
+                             const std::vector<fs::path>& files) {
+    std::vector<std::string> fields = {std::to_string(dirs.size())};
+    for (const auto& d : dirs) {
+        fields.push_back(fsx::to_utf8(d));
+        fields.push_back(path_stamp(d));
+    }
+    fields.push_back(std::to_string(files.size()));
+    for (const auto& f : files) fields.push_back(fsx::to_utf8(f));
+    put("dirs\n" + id, record_of("dirs\n" + id, fields));
+}
+
+void CodeCache::put(const std::string& id, std::string record) {
+    owned_.push_back(std::move(record));
+    entries_[id] = owned_.back();
+    dirty_ = true;
+}
+
+void CodeCache::save() {
+    if (!dirty_ || file_.empty()) return;
+    dirty_ = false;
+    std::string out(header);
+    for (const auto& [id, rec] : entries_) out += rec;
+    save_cache_file(file_, out);
+}
+
+}  // namespace cudaenv::gpu

@@ -1,0 +1,181 @@
+#include "gpu/fatbin.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <vector>
+
+#include "util/binary_file.hpp"
+#include "util/elf.hpp"
+#include "util/pe.hpp"
+
+namespace cudaenv::gpu {
+
+namespace {
+
+struct FatbinHeader {
+    uint32_t magic;
+    uint16_t version, header_size;
+    uint64_t entries_size;
+};
+static_assert(sizeof(FatbinHeader) == 16);
+
+// The part of an entry header that is read (its header_size says how long it is).
+struct EntryHeader {
+    uint16_t kind, version;
+    uint32_t header_size;
+    uint64_t payload_size;
+    uint32_t compressed_size, unknown1;
+    uint16_t minor, major;
+    uint32_t arch;
+    uint32_t name_offset, name_size;
+    uint64_t flags;
+    uint64_t unknown2, uncompressed_size;
+};
+static_assert(sizeof(EntryHeader) == 64);
+
+constexpr uint16_t kind_ptx = 1, kind_elf = 2;
+constexpr uint64_t flag_lz4 = 0x2000, flag_zstd = 0x8000, flag_arch_specific = 0x100000;
+constexpr uint32_t max_header = 4096;
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+    return "0x" + std::string(buf, r.ptr);
+}
+
+bool all_zero(BinaryFile& f, uint64_t at, uint64_t end) {
+    char buf[16] = {};
+    uint64_t n = std::min<uint64_t>(sizeof buf, end - at);
+    if (!f.read(at, buf, n)) return false;
+    for (uint64_t i = 0; i < n; ++i)
+        if (buf[i] != 0) return false;
+    return true;
+}
+
+// The entries of one fatbin, [at, end).
+std::string read_entries(BinaryFile& f, uint64_t at, uint64_t end, Code& code) {
+    while (at < end) {
+        EntryHeader e{};
+        if (end - at < sizeof e || !f.read_at(at, e)) return "a fatbin entry header at " + hex(at) + " is cut short";
+        if (e.header_size < sizeof e || e.header_size > max_header)
+            return "a fatbin entry at " + hex(at) + " has a header of " + std::to_string(e.header_size) + " bytes";
+        if (e.payload_size > end - at - e.header_size)
+            return "a fatbin entry at " + hex(at) + " claims " + std::to_string(e.payload_size) +
+                   " bytes, more than its fatbin holds";
+        if (e.arch > 9999) return "a fatbin entry at " + hex(at) + " names architecture " + std::to_string(e.arch);
+        int total = 0;
+        for (const auto& [a, n] : code.sass) total += n;
+        for (const auto& [a, n] : code.ptx) total += n;
+        if (total >= max_entries) return "more than " + std::to_string(max_entries) + " fatbin entries: not read further";
+        Arch arch{static_cast<int>(e.arch), (e.flags & flag_arch_specific) != 0};
+        if (e.kind == kind_elf) {
+            ++code.sass[arch];
+        } else if (e.kind == kind_ptx) {
+            ++code.ptx[arch];
+            code.ptx_isa = std::max(code.ptx_isa, e.major * 10 + std::min<int>(e.minor, 9));
+        }
+        if (e.flags & (flag_lz4 | flag_zstd)) ++code.compressed;
+        at += e.header_size + e.payload_size;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string Arch::sass_name() const { return "sm_" + std::to_string(sm) + (specific ? "a" : ""); }
+std::string Arch::ptx_name() const { return "compute_" + std::to_string(sm) + (specific ? "a" : ""); }
+std::string Arch::cc() const { return std::to_string(major()) + "." + std::to_string(minor()); }
+
+std::optional<Arch> Arch::parse(std::string_view t) {
+    for (std::string_view p : {"compute_", "sm_", "sm"})
+        if (t.starts_with(p)) {
+            t.remove_prefix(p.size());
+            break;
+        }
+    Arch a;
+    if (t.ends_with("a")) {
+        a.specific = true;
+        t.remove_suffix(1);
+    }
+    int major = 0, minor = 0;
+    if (auto dot = t.find('.'); dot != std::string_view::npos) {  // "9.0", "12.0"
+        auto m = t.substr(0, dot), n = t.substr(dot + 1);
+        if (n.size() != 1 || std::from_chars(m.data(), m.data() + m.size(), major).ptr != m.data() + m.size() ||
+            std::from_chars(n.data(), n.data() + n.size(), minor).ptr != n.data() + n.size())
+            return std::nullopt;
+        a.sm = major * 10 + minor;
+    } else if (std::from_chars(t.data(), t.data() + t.size(), a.sm).ptr != t.data() + t.size() || t.size() < 2) {
+        return std::nullopt;
+    }
+    if (t.empty() || t.front() == '-' || t.front() == '+' || a.sm < 10 || a.sm > 999) return std::nullopt;
+    return a;
+}
+
+std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& code) {
+    const uint64_t end = offset + size;
+    uint64_t at = offset;
+    while (end - at >= sizeof(FatbinHeader)) {
+        FatbinHeader h{};
+        if (!f.read_at(at, h)) return "a fatbin header at " + hex(at) + " lies past the end of the file";
+        if (h.magic != fatbin_magic) {
+            if ((at - offset) % 8) {  // fatbins are 8-byte aligned: skip the padding
+                at += 8 - (at - offset) % 8;
+                continue;
+            }
+            if (all_zero(f, at, end)) return {};  // the section's padding
+            return "the bytes at " + hex(at) + " are not a fatbin header";
+        }
+        if (h.version != 1 || h.header_size < sizeof h || h.header_size > max_header)
+            return "a fatbin header at " + hex(at) + " has version " + std::to_string(h.version) + " and size " +
+                   std::to_string(h.header_size);
+        if (h.entries_size > end - at - h.header_size)
+            return "a fatbin at " + hex(at) + " claims " + std::to_string(h.entries_size) +
+                   " bytes, more than its section holds";
+        ++code.fatbins;
+        auto problem = read_entries(f, at + h.header_size, at + h.header_size + h.entries_size, code);
+        if (!problem.empty()) return problem;
+        at += h.header_size + h.entries_size;
+    }
+    return {};
+}
+
+FileCode read_file(const std::filesystem::path& file) {
+    FileCode out;
+    std::vector<std::pair<uint64_t, uint64_t>> found;  // (offset, size) of sections that hold fatbins
+    auto elf = elf::sections(file);
+    auto take = [&](const auto& list) {
+        BinaryFile f(file);
+        for (const auto& s : list) {
+            // Relocatable device code (__nv_relfatbin; PE: "__nv_rel") is for nvlink at build
+            // time, not loaded at run time: cuobjdump --list-elf leaves it out too.
+            if (s.name.starts_with("__nv_rel")) continue;
+            uint32_t m = 0;
+            if (s.size >= sizeof(FatbinHeader) && f.read_at(s.offset, m) && m == fatbin_magic)
+                found.emplace_back(s.offset, s.size);
+        }
+    };
+    if (elf.is_elf) {
+        out.format = Format::elf;
+        out.problem = elf.problem;
+        take(elf.list);
+    } else {
+        auto pe = pe::sections(file);
+        if (!pe.is_pe) {
+            BinaryFile f(file);
+            out.problem = f.ok() ? "not an ELF or PE file" : "cannot be read";
+            return out;
+        }
+        out.format = Format::pe;
+        out.problem = pe.problem;
+        take(pe.list);
+    }
+    if (!out.problem.empty()) return out;
+    BinaryFile f(file);
+    for (const auto& [offset, size] : found) {
+        out.problem = read_fatbins(f, offset, size, out.code);
+        if (!out.problem.empty()) break;
+    }
+    return out;
+}
+
+}  // namespace cudaenv::gpu

@@ -1,0 +1,77 @@
+#pragma once
+// Reads which GPU code a binary carries, from the headers of the fatbins
+// NVIDIA's tools embed in it: in an ELF file (Linux) the `.nv_fatbin`
+// section, in a PE file (Windows) a section of its own whose 8-byte name is
+// cut to `.nv_fatb` -- so a section is taken for what it starts with, the
+// fatbin magic 0xBA55ED50, not for its name (except `__nv_relfatbin`, the
+// relocatable device code that only nvlink reads). Only headers are read (a few
+// dozen bytes per entry, never a payload, never decompressed), each read
+// bounded by the file, the section and the fatbin it belongs to, so a huge
+// library costs milliseconds and a damaged one is a finding, not a crash.
+//
+// The layout (docs/gpu.md has it with its sources): a fatbin header
+// {u32 magic, u16 version = 1, u16 header size, u64 size of the entries},
+// then entries, each {u16 kind (1 PTX, 2 ELF/SASS), u16 version, u32 header
+// size, u64 payload size, ..., u16 minor at 24, u16 major at 26 (the PTX ISA
+// version for PTX), u32 architecture at 28 (90 = sm_90), u64 flags at 40}.
+// Flags: 0x2000 LZ4-compressed and 0x8000 zstd-compressed payload, 0x100000
+// architecture-specific code (sm_90a: it runs on that architecture alone).
+#include <compare>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cudaenv {
+class BinaryFile;
+}
+
+namespace cudaenv::gpu {
+
+inline constexpr uint32_t fatbin_magic = 0xBA55ED50;
+
+// A GPU architecture as NVIDIA numbers it: 90 is compute capability 9.0;
+// `specific` is the "a" of sm_90a (arch-specific features: that GPU only).
+struct Arch {
+    int sm = 0;
+    bool specific = false;
+    auto operator<=>(const Arch&) const = default;
+    int major() const { return sm / 10; }
+    int minor() const { return sm % 10; }
+    std::string sass_name() const;  // "sm_90a", as cuobjdump names it
+    std::string ptx_name() const;   // "compute_90a"
+    std::string cc() const;         // "9.0"
+    // "sm_90a", "compute_90", "90", "9.0", "sm90"; nullopt otherwise.
+    static std::optional<Arch> parse(std::string_view text);
+};
+
+// The GPU code of one binary: how many entries per architecture.
+struct Code {
+    std::map<Arch, int> sass, ptx;
+    int ptx_isa = 0;      // the newest PTX ISA version, major*10+minor (78 = PTX 7.8); 0 without PTX
+    int fatbins = 0;      // fatbin headers read
+    int compressed = 0;   // entries whose payload is compressed
+    bool empty() const { return sass.empty() && ptx.empty(); }
+    bool operator==(const Code&) const = default;
+};
+
+// Limits on what one file may claim before it is a finding.
+inline constexpr int max_entries = 1 << 20;
+
+// Reads the fatbins that fill [offset, offset + size) of `file` into `code`.
+// Returns "" or one line saying what is wrong (and stops there).
+std::string read_fatbins(BinaryFile& file, uint64_t offset, uint64_t size, Code& code);
+
+enum class Format { none, elf, pe };
+struct FileCode {
+    Format format = Format::none;
+    Code code;
+    std::string problem;  // "" or one line: not a binary, a damaged header, ...
+};
+
+// Reads an ELF or PE file's GPU code. A file that is neither is a problem.
+FileCode read_file(const std::filesystem::path& file);
+
+}  // namespace cudaenv::gpu

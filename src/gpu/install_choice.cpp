@@ -1,0 +1,77 @@
+#include "gpu/install_choice.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::gpu {
+
+namespace {
+
+std::string product_name(const std::string& product) { return product == "cudnn" ? "cuDNN" : "CUDA"; }
+
+bool runs(const ReleaseVerdict& v) { return v.runs != Runs::no; }
+
+}  // namespace
+
+ReleaseVerdict release_runs(const std::string& product, const Version& release, const Machine& m) {
+    ReleaseVerdict out;
+    for (const auto& g : m.gpus) {
+        auto t = product == "cudnn" ? table_cudnn(release, g.arch) : table_cuda(release, g.arch);
+        if (t.runs == Runs::no_code) continue;
+        if (out.runs == Runs::no_code || worse(t.runs, out.runs) != out.runs) {
+            out.runs = t.runs;
+            out.why = m.label(g) + ": " + t.why + (t.unconfirmed ? " [unconfirmed: " : " [") + t.source + "]";
+        }
+    }
+    return out;
+}
+
+std::optional<Version> newest_that_runs(const std::string& product, const std::vector<Version>& releases,
+                                        const Version& wanted, const Machine& m) {
+    for (const auto& r : releases)
+        if (r.matches(wanted) && runs(release_runs(product, r, m))) return r;
+    return std::nullopt;
+}
+
+void keep_releases_that_run(const std::string& product, std::vector<Version>& releases, const Version& wanted,
+                            const Machine& m, bool force, std::ostream& err) {
+    if (!m.known()) return;
+    const auto name = product_name(product);
+    const std::string note = m.override_note().empty() ? "" : " (" + m.override_note() + ")";
+    std::vector<Version> refused;
+    std::string first_why;
+    for (const auto& r : releases) {
+        if (!r.matches(wanted)) continue;
+        auto v = release_runs(product, r, m);
+        if (runs(v)) break;  // the newest match runs: nothing to say
+        refused.push_back(r);
+        if (first_why.empty()) first_why = v.why;
+    }
+    if (refused.empty()) return;
+    auto chosen = newest_that_runs(product, releases, wanted, m);
+    if (force) {
+        err << "cudaenv: warning: " << name << " " << refused.front().str() << " cannot run here: " << first_why << note
+            << "; installing it anyway (--force)\n";
+        return;
+    }
+    if (!chosen) {
+        std::vector<std::string> would;
+        for (const auto& r : releases)
+            if (would.size() < 5 && runs(release_runs(product, r, m))) would.push_back(r.str());
+        throw Error("no " + name + " release matching " + wanted.str() + " runs here: " + refused.front().str() +
+                        " cannot (" + first_why + ")" + note,
+                    (would.empty() ? "the mirror has no " + name + " release that runs here"
+                                   : "releases that would: " + str::join(would, ", ")) +
+                        "; --force installs it anyway (for another machine)");
+    }
+    err << "cudaenv: " << name << " " << refused.front().str() << " cannot run here (" << first_why << ")" << note
+        << ": taking " << chosen->str() << ", the newest " << name << " " << wanted.str() << " that does\n";
+    std::erase_if(releases, [&](const Version& r) {
+        return std::find(refused.begin(), refused.end(), r) != refused.end();
+    });
+}
+
+}  // namespace cudaenv::gpu

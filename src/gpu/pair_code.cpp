@@ -1,0 +1,231 @@
+#include "gpu/pair_code.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "check/compat.hpp"
+#include "core/cudalibs.hpp"
+#include "core/detect_cache.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::gpu {
+
+namespace {
+
+// The toolkit's libraries that carry GPU code, and the runtime (which carries none).
+const std::vector<std::string>& judged_toolkit_libraries() {
+    static const std::vector<std::string> libs = [] {
+        auto l = cudalibs::toolkit_libraries();
+        l.push_back("cusolver");
+        l.push_back("cudart");
+        return l;
+    }();
+    return libs;
+}
+
+bool is_pair_library(const std::string& name, bool cudnn_dir, bool windows) {
+    if (cudnn_dir) {
+        if (cudalibs::family_of(name) != cudalibs::Family::cudnn) return false;
+        return windows ? str::to_lower_ascii(name).ends_with(".dll") : name.find(".so.") != std::string::npos;
+    }
+    for (const auto& lib : judged_toolkit_libraries())
+        if (windows ? cudalibs::is_toolkit_library(name, lib, true) : cudalibs::is_linux_lib(name, "lib" + lib + ".so"))
+            return true;
+    return false;
+}
+
+std::vector<std::filesystem::path> dirs_of(const DetectedPair& p, bool cudnn) {
+    std::vector<std::filesystem::path> out;
+    auto add = [&](const std::vector<std::filesystem::path>& ds) {
+        for (const auto& d : ds)
+            if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+    };
+    if (cudnn) {
+        if (!p.cudnn) return out;
+        add(p.cudnn->windows ? p.cudnn->bin_dirs : p.cudnn->lib_dirs);
+        add(layout::recognizer(p.cudnn->layout).outside_dirs());
+    } else {
+        add(p.toolkit.windows ? p.toolkit.bin_dirs : p.toolkit.lib_dirs);
+        add(layout::recognizer(p.toolkit.layout).outside_dirs());
+    }
+    return out;
+}
+
+// Lists `dirs` for the pair's libraries: each real file once (links resolved).
+std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesystem::path>& dirs, bool cudnn, bool windows) {
+    std::set<std::filesystem::path> seen;
+    std::vector<std::filesystem::path> out;
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        std::vector<std::filesystem::path> found;
+        for (std::filesystem::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
+            if (is_pair_library(fsx::to_utf8(it->path().filename()), cudnn, windows)) found.push_back(it->path());
+        std::sort(found.begin(), found.end());
+        for (const auto& f : found) {
+            std::error_code e2;
+            auto real = std::filesystem::canonical(f, e2);
+            if (e2 || !std::filesystem::is_regular_file(real, e2) || !seen.insert(real).second) continue;
+            out.push_back(real);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<LibraryCode> pair_libraries(const DetectedPair& pair, CodeCache& cache, Scan scan) {
+    std::vector<LibraryCode> out;
+    for (bool cudnn : {false, true}) {
+        auto dirs = dirs_of(pair, cudnn);
+        if (dirs.empty()) continue;
+        const bool windows = cudnn ? pair.cudnn->windows : pair.toolkit.windows;
+        std::string id = std::string(cudnn ? "cudnn" : "toolkit") + "\n" +
+                         fsx::to_utf8(cudnn ? pair.cudnn->root : pair.toolkit.root);
+        auto files = cache.kept_listing(id, dirs);
+        if (!files) {
+            if (scan == Scan::kept_only) continue;
+            files = list_libraries(dirs, cudnn, windows);
+            cache.keep_listing(id, dirs, *files);
+        }
+        for (const auto& f : *files) {
+            if (scan == Scan::kept_only) {
+                if (auto k = cache.kept(f)) out.push_back({f, cudnn, *k});
+            } else {
+                out.push_back({f, cudnn, cache.file(f)});
+            }
+        }
+    }
+    return out;
+}
+
+
+namespace {
+
+struct GroupVerdict {
+    Runs runs = Runs::no_code;
+    std::string why;
+};
+
+// The worst of the scanned libraries of one group (toolkit or cuDNN) on `gpu`.
+GroupVerdict scanned(const std::vector<LibraryCode>& libs, bool cudnn, const Arch& gpu) {
+    GroupVerdict g;
+    for (const auto& l : libs) {
+        if (l.cudnn != cudnn || l.file.code.empty()) continue;
+        auto v = judge(l.file.code, gpu);
+        if (g.runs == Runs::no_code || worse(v.runs, g.runs) != g.runs) {
+            g.runs = v.runs;
+            g.why = fsx::to_utf8(l.path.filename()) + ": " + v.why;
+        }
+    }
+    return g;
+}
+
+// The worse of two; one that knows nothing (no_code) never wins.
+Runs combine(Runs a, Runs b) { return a == Runs::no_code ? b : b == Runs::no_code ? a : worse(a, b); }
+const GroupVerdict& worst_of(const GroupVerdict& a, const GroupVerdict& b) { return combine(a.runs, b.runs) == a.runs ? a : b; }
+
+GroupVerdict decide(const GroupVerdict& scan, const TableVerdict& table, std::string& note) {
+    if (scan.runs == Runs::no_code) {
+        if (table.runs == Runs::no_code) return {};
+        return {table.runs, table.why + (table.unconfirmed ? " [unconfirmed: " : " [") + table.source + "]"};
+    }
+    if (table.runs != Runs::no_code && table.runs != scan.runs)
+        note = "the table says " + std::string(runs_name(table.runs)) + " (" + table.why + "), the libraries say " +
+               runs_name(scan.runs) + ": going by the libraries";
+    return scan;
+}
+
+}  // namespace
+
+PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn, const std::vector<LibraryCode>& libs,
+                       const Machine& m, TableUse table) {
+    PairVerdict out;
+    for (const auto& g : m.gpus) {
+        GpuVerdict v;
+        v.gpu = g;
+        std::string note_tk, note_dnn;
+        auto ask = [&](const GroupVerdict& scan, auto row) {
+            return table == TableUse::compare || (table == TableUse::fallback && scan.runs == Runs::no_code) ? row() : TableVerdict{};
+        };
+        auto tk_scan = scanned(libs, false, g.arch);
+        auto tk = decide(tk_scan, ask(tk_scan, [&] { return table_cuda(cuda, g.arch); }), note_tk);
+        GroupVerdict dnn;
+        if (cudnn) {
+            auto dnn_scan = scanned(libs, true, g.arch);
+            dnn = decide(dnn_scan, ask(dnn_scan, [&] { return table_cudnn(*cudnn, g.arch); }), note_dnn);
+        }
+        const auto& worst = worst_of(tk, dnn);
+        v.runs = worst.runs;
+        v.why = worst.why;
+        v.note = note_tk.empty() ? note_dnn : note_dnn.empty() ? note_tk : note_tk + "; " + note_dnn;
+        out.runs = combine(out.runs, v.runs);
+        out.gpus.push_back(v);
+    }
+    return out;
+}
+
+std::string PairVerdict::line(const Machine& m) const {
+    if (gpus.empty()) return "?";
+    if (runs == Runs::native) return "native";
+    if (runs == Runs::no_code) return "?";
+    for (const auto& g : gpus)
+        if (g.runs == runs) {
+            std::string who = gpus.size() > 1 || !m.gpu_override ? m.label(g.gpu) + ": " : "";
+            return std::string(runs_name(runs)) + ": " + who + g.why + (runs == Runs::jit ? "; " + jit_cache_note() : "");
+        }
+    return runs_name(runs);
+}
+
+std::string jit_cache_note() {
+    auto path = platform::get_env("CUDA_CACHE_PATH");
+    auto size = platform::get_env("CUDA_CACHE_MAXSIZE");
+    std::string where = path && !path->empty() ? *path
+                        : platform::is_windows ? "%APPDATA%\\NVIDIA\\ComputeCache"
+                                               : "~/.nv/ComputeCache";
+    std::string limit = size && !size->empty() ? *size + " bytes (CUDA_CACHE_MAXSIZE)" : "256 MiB (CUDA_CACHE_MAXSIZE, at most 4 GiB)";
+    return "JIT cache " + where + ", up to " + limit;
+}
+
+
+std::vector<PairVerdict> judge_pairs(const std::vector<Pair>& pairs, DetectionCache& folders, CodeCache& cache,
+                                     const Machine& m, Scan scan) {
+    std::vector<PairVerdict> out(pairs.size());
+    if (!m.known()) return out;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        try {
+            auto detected = detect_pair(pairs[i], folders);
+            std::optional<Version> cudnn;
+            if (detected.cudnn) cudnn = detected.cudnn->version;
+            out[i] = judge_pair(detected.toolkit.version, cudnn, pair_libraries(detected, cache, scan), m, TableUse::fallback);
+        } catch (const Error&) {
+            // a folder that has gone: `list` shows the pair, `check` says what is wrong
+        }
+    }
+    return out;
+}
+
+std::optional<std::string> runs_warning(const std::filesystem::path& store_root, const DetectedPair& pair) {
+    auto m = this_machine(store_root, {}, Probe::cache_only);
+    if (!m.known()) return std::nullopt;
+    CodeCache cache(store_root);
+    auto libs = pair_libraries(pair, cache, Scan::kept_only);
+    std::optional<Version> cudnn;
+    if (pair.cudnn) cudnn = pair.cudnn->version;
+    auto v = judge_pair(pair.toolkit.version, cudnn, libs, m, TableUse::never);
+    for (const auto& g : v.gpus)
+        if (g.runs == Runs::no) {
+            auto note = m.override_note();
+            return "this pair cannot run on " + m.label(g.gpu) + ": " + g.why + (note.empty() ? "" : " (" + note + ")");
+        }
+    return std::nullopt;
+}
+
+std::string runs_cell(const PairVerdict& v) {
+    if (v.gpus.empty() || v.runs == Runs::no_code) return "?";
+    return runs_name(v.runs);
+}
+
+}  // namespace cudaenv::gpu

@@ -1,0 +1,35 @@
+#pragma once
+// What the compatibility table (src/data/compat.toml) says about the GPUs a
+// CUDA or cuDNN release runs on, before anything is installed: install and
+// `--for` decide with it, and a pair whose libraries carry no readable GPU
+// code is judged by it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.hpp"
+#include "gpu/fatbin.hpp"
+#include "gpu/verdict.hpp"
+
+namespace cudaenv::gpu {
+
+struct TableVerdict {
+    Runs runs = Runs::no_code;  // no_code: the table has no row for it
+    std::string why;            // "CUDA 13.0's libraries carry SASS for 7.5-12.1"
+    std::string source;         // the row's source
+    bool unconfirmed = false;
+};
+TableVerdict table_cuda(const Version& cuda, const Arch& gpu);
+TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu);
+
+// The driver and GPU architectures a pair needs (a lock file records them;
+// install decides with them): the minimum driver per OS, SASS for compute
+// capability cc_lo..cc_hi, PTX for `ptx`; with the sources of the rows.
+struct PairNeeds {
+    std::string min_driver_linux, min_driver_windows;
+    Version cc_lo, cc_hi, ptx;
+    std::vector<std::string> sources;
+};
+PairNeeds pair_needs(const Version& cuda, const std::optional<Version>& cudnn);
+
+}  // namespace cudaenv::gpu

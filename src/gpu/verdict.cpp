@@ -1,0 +1,101 @@
+#include "gpu/verdict.hpp"
+
+#include <optional>
+#include <set>
+
+#include "gpu/code_cache.hpp"
+#include "gpu/machine.hpp"
+#include "util/fs.hpp"
+
+namespace cudaenv::gpu {
+
+namespace {
+
+bool sass_runs(const Arch& code, const Arch& gpu) {
+    if (code.specific) return code.sm == gpu.sm;
+    return code.major() == gpu.major() && code.minor() <= gpu.minor();
+}
+
+bool ptx_runs(const Arch& code, const Arch& gpu) { return code.specific ? code.sm == gpu.sm : code.sm <= gpu.sm; }
+
+// The newest architecture of `archs` that `runs` accepts.
+template <class Runs_>
+std::optional<Arch> newest(const std::map<Arch, int>& archs, Runs_ runs) {
+    std::optional<Arch> best;
+    for (const auto& [a, n] : archs)
+        if (runs(a)) best = a;
+    return best;
+}
+
+int rank(Runs r) { return r == Runs::no ? 0 : r == Runs::jit ? 1 : 2; }
+
+template <class Map, class Name>
+std::string names(const Map& m, Name name) {
+    std::string out;
+    for (const auto& [a, n] : m) out += (out.empty() ? "" : " ") + name(a);
+    return out;
+}
+
+}  // namespace
+
+const char* runs_name(Runs r) {
+    switch (r) {
+        case Runs::native: return "native";
+        case Runs::jit: return "JIT";
+        case Runs::no: return "no";
+        case Runs::no_code: return "-";
+    }
+    return "?";
+}
+
+Runs worse(Runs a, Runs b) { return rank(a) <= rank(b) ? a : b; }
+
+std::string sass_list(const Code& c) { return names(c.sass, [](const Arch& a) { return a.sass_name(); }); }
+std::string ptx_list(const Code& c) { return names(c.ptx, [](const Arch& a) { return a.ptx_name(); }); }
+
+Verdict judge(const Code& code, const Arch& gpu) {
+    Verdict v;
+    v.gpu = gpu;
+    if (code.empty()) {
+        v.why = "no GPU code";
+        return v;
+    }
+    // The newest SASS that runs (the driver picks the best match), else the newest PTX.
+    if (auto a = newest(code.sass, [&](const Arch& x) { return sass_runs(x, gpu); })) {
+        v = {Runs::native, gpu, *a, a->sass_name() + " SASS"};
+        return v;
+    }
+    if (auto a = newest(code.ptx, [&](const Arch& x) { return ptx_runs(x, gpu); })) {
+        v = {Runs::jit, gpu, *a, "only PTX " + a->ptx_name() + ", JIT-compiled at first launch"};
+        return v;
+    }
+    v.runs = Runs::no;
+    std::string has = sass_list(code);
+    auto ptx = ptx_list(code);
+    if (!ptx.empty()) has += (has.empty() ? "" : ", ") + ptx;
+    v.why = "no code for " + gpu.sass_name() + " (has " + has + ")";
+    return v;
+}
+
+
+std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const auto& p : paths) {
+        if (p.empty() || !seen.insert(p).second) continue;
+        auto code = cache.file(fsx::from_utf8(p));
+        if (code.code.empty()) continue;
+        for (const auto& g : m.gpus) {
+            auto v = judge(code.code, g.arch);
+            if (v.runs != Runs::no) continue;
+            out.push_back(fsx::to_utf8(fsx::from_utf8(p).filename()) + " (" + p + ") has " + v.why +
+                          (m.gpu_override ? "" : " on " + m.label(g)) +
+                          ": its kernels fail with \"no kernel image is available for execution on the device\"; "
+                          "use a release built for this GPU");
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace cudaenv::gpu

@@ -1,0 +1,44 @@
+#pragma once
+// Whether GPU code runs on a GPU, by NVIDIA's loading rules (docs/gpu.md):
+// SASS for sm_XY runs on every GPU of the same major at or above minor Y
+// (sm_80 on 8.6 and 8.9, never on 9.0); arch-specific SASS (sm_90a) on that
+// architecture alone; PTX for compute_XY is compiled by the driver (JIT) for
+// any GPU at or above X.Y, compute_XYa only for X.Y itself.
+#include <string>
+#include <vector>
+
+#include "gpu/fatbin.hpp"
+
+namespace cudaenv::gpu {
+
+enum class Runs {
+    native,   // SASS for this GPU
+    jit,      // only PTX the driver compiles at first launch
+    no,       // neither: "no kernel image is available for execution on the device"
+    no_code,  // the binary carries no GPU code (cudart, a host-only library)
+};
+const char* runs_name(Runs r);  // "native", "JIT", "no", "-"
+
+struct Verdict {
+    Runs runs = Runs::no_code;
+    Arch gpu;          // the GPU judged
+    Arch by;           // the SASS or PTX that decides (native, jit)
+    std::string why;   // one short clause: "sm_86 SASS", "PTX compute_90 (JIT)", "has sm_70-sm_90, compute_90"
+};
+
+Verdict judge(const Code& code, const Arch& gpu);
+
+// The worse of two: no < jit < native (no_code counts as native).
+Runs worse(Runs a, Runs b);
+
+// "sm_35 sm_50 ... sm_90" / "compute_90": a list as cuobjdump orders it (by number).
+std::string sass_list(const Code& code);
+std::string ptx_list(const Code& code);
+
+class CodeCache;
+struct Machine;
+
+// `trace`: one warning per loaded library (by its real path) that carries GPU
+// code but none that runs on a GPU of `m`.
+std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache);
+}  // namespace cudaenv::gpu

@@ -1,0 +1,126 @@
+#include "install/fetch.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "install/http.hpp"
+#include "install/progress.hpp"
+#include "platform/platform.hpp"
+#include "util/error.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv::install {
+
+namespace {
+
+// The jobs whose files are complete, handed to the worker threads in order.
+class ReadyQueue {
+public:
+    void push(size_t i) {
+        std::lock_guard lock(m_);
+        q_.push_back(i);
+        cv_.notify_one();
+    }
+    void close() {
+        std::lock_guard lock(m_);
+        closed_ = true;
+        cv_.notify_all();
+    }
+    // Records the first failure and wakes everyone.
+    void fail(std::exception_ptr e) {
+        std::lock_guard lock(m_);
+        if (!first_) first_ = std::move(e);
+        stop_ = true;
+        cv_.notify_all();
+    }
+    // The next job; false when there is none left or the run stopped.
+    bool pop(size_t& i) {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return stop_ || !q_.empty() || closed_; });
+        if (stop_ || q_.empty()) return false;
+        i = q_.front();
+        q_.pop_front();
+        return true;
+    }
+    const std::atomic<bool>& stop() const { return stop_; }
+    std::exception_ptr first() const { return first_; }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<size_t> q_;
+    bool closed_ = false;
+    std::atomic<bool> stop_ = false;
+    std::exception_ptr first_;
+};
+
+int worker_count(const FetchOptions& opts, size_t jobs, bool downloads) {
+    int n = opts.workers > 0 ? opts.workers : static_cast<int>(std::thread::hardware_concurrency());
+    // While downloads run, a second worker unpacks one archive while another finishes.
+    n = std::max(n, downloads ? 2 : 1);
+    return std::max(1, std::min(n, static_cast<int>(jobs)));
+}
+
+}  // namespace
+
+void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_t, const std::atomic<bool>&)>& work,
+               const FetchOptions& opts, ProgressBoard& board, const std::vector<size_t>& board_items) {
+    ReadyQueue queue;
+    std::vector<Download> downloads;
+    std::vector<size_t> job_of;  // download index -> job index
+    // Largest first: the long unpacking of the biggest archive (cuDNN, cuBLAS)
+    // starts early instead of running alone at the end.
+    std::vector<size_t> order(jobs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
+    for (size_t i : order) {
+        if (jobs[i].url.empty()) {
+            queue.push(i);
+            continue;
+        }
+        downloads.push_back({jobs[i].url, jobs[i].file, jobs[i].size});
+        job_of.push_back(i);
+    }
+    std::vector<std::thread> threads;
+    for (int w = worker_count(opts, jobs.size(), !downloads.empty()); w > 0; --w)
+        threads.emplace_back([&] {
+            size_t i = 0;
+            while (queue.pop(i)) {
+                try {
+                    work(i, queue.stop());
+                } catch (...) {
+                    queue.fail(std::current_exception());
+                }
+            }
+        });
+    try {
+        DownloadCallbacks cb;
+        cb.progress = [&](size_t d, uint64_t bytes) { board.downloading(board_items.at(job_of[d]), bytes); };
+        cb.complete = [&](size_t d) { queue.push(job_of[d]); };
+        download_all(downloads, opts.connections, cb, queue.stop());
+    } catch (...) {
+        queue.fail(std::current_exception());
+    }
+    queue.close();
+    for (auto& t : threads) t.join();
+    if (auto e = queue.first()) std::rethrow_exception(e);
+}
+
+int choose_connections(int flag) {
+    int n = flag;
+    std::string from = "--connections";
+    if (n == 0) {
+        auto env = platform::get_env("CUDAENV_CONNECTIONS");
+        if (!env || env->empty()) return 4;
+        from = "CUDAENV_CONNECTIONS";
+        if (!str::parse_int(*env, n)) n = -1;
+    }
+    if (n < 1 || n > 64) throw UsageError(from + " must be a number from 1 to 64", "the default is 4 downloads at once");
+    return n;
+}
+
+}  // namespace cudaenv::install

@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""`cudaenv inspect`, the GPU verdicts and the machine's GPUs, against real
+programs: Debian's real NVIDIA libraries with cuobjdump as the oracle, the same
+fatbin bytes in a PE file built by mingw-w64, crafted fatbins in real ELF
+files, fake driver libraries for `cudaenv-probe __gpus`, and the sample mirror
+for install. No GPU needed.
+
+usage: test_gpu.py <cudaenv> <fake driver folder> [unittest args]"""
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", ".ci"))
+import craft  # noqa: E402
+import sample_mirror  # noqa: E402
+
+BIN = None
+DRIVER = None
+LOADER = None  # tests/trace's program that dlopens its arguments
+LIBS = "usr/lib/x86_64-linux-gnu"
+
+
+def nvidia_debs():
+    p = subprocess.run(["bash", os.path.join(HERE, "nvidia_debs.sh")], capture_output=True, text=True)
+    if p.returncode == 77:
+        raise unittest.SkipTest(p.stderr.strip())
+    if p.returncode != 0:
+        raise AssertionError(p.stderr)
+    return p.stdout.strip()
+
+
+def cuobjdump_counts(cuobjdump, lib, kind):
+    """{"sm_90": n, ...} from `cuobjdump --list-elf` / `--list-ptx` (PTX named sm_XX.ptx by cuobjdump)."""
+    p = subprocess.run([cuobjdump, f"--list-{kind}", lib], capture_output=True, text=True)
+    if "does not contain device code" in p.stdout + p.stderr:
+        return {}
+    assert p.returncode == 0, p.stderr
+    counts = collections.Counter()
+    for line in p.stdout.splitlines():
+        m = re.search(r"\.(sm_\d+a?)\.(cubin|ptx)$", line.strip())
+        if m:
+            counts[m.group(1)] += 1
+    return dict(counts)
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cudaenv-gpu-")
+        self.root = os.path.join(self.tmp, "store")
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("CUDAENV") and k != "LD_LIBRARY_PATH"}
+        self.env.update({"CUDAENV_ROOT": self.root, "HOME": self.tmp})
+        os.makedirs(self.root)  # caches are kept only in a store that exists
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_cli(self, *args, ok=True, env=None):
+        p = subprocess.run([BIN, *args], env=env or self.env, cwd=self.tmp, capture_output=True, text=True, timeout=300)
+        if ok:
+            self.assertEqual(p.returncode, 0, f"{args}: {p.stdout}\n{p.stderr}")
+        return p
+
+    def inspect(self, path, *extra, ok=True):
+        gpu = [] if "--gpu" in extra else ["--gpu", "sm_90"]
+        p = self.run_cli("inspect", path, "--json", *gpu, *extra, ok=ok)
+        return json.loads(p.stdout)
+
+    @staticmethod
+    def lists(file_json):
+        sass = file_json["sass"]
+        ptx = {k.replace("compute_", "sm_"): v for k, v in file_json["ptx"].items()}
+        return sass, ptx
+
+
+class Oracle(Base):
+    """Every ELF library of Debian's CUDA 11.8 packages: the reader's lists equal cuobjdump's."""
+
+    def test_every_library_equals_cuobjdump(self):
+        root = nvidia_debs()
+        cuobjdump = os.path.join(root, "usr/bin/cuobjdump")
+        libs = sorted(os.path.join(root, LIBS, n) for n in os.listdir(os.path.join(root, LIBS))
+                      if not os.path.islink(os.path.join(root, LIBS, n)))
+        self.assertEqual([os.path.basename(l) for l in libs],
+                         ["libcublas.so.11.11.3.6", "libcublasLt.so.11.11.3.6", "libcudart.so.11.8.89",
+                          "libcufft.so.10.9.0.58"])
+        for lib in libs:
+            with self.subTest(lib=os.path.basename(lib)):
+                f = self.inspect(lib)["files"][0]
+                self.assertIsNone(f["problem"])
+                sass, ptx = self.lists(f)
+                self.assertEqual(sass, cuobjdump_counts(cuobjdump, lib, "elf"))
+                self.assertEqual(ptx, cuobjdump_counts(cuobjdump, lib, "ptx"))
+        cublas = self.inspect(os.path.join(root, LIBS, "libcublas.so.11.11.3.6"))["files"][0]
+        self.assertEqual(list(cublas["sass"]), ["sm_35", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86",
+                                                "sm_90"])
+        self.assertEqual(cublas["ptx_isa"], "7.8")
+        cudart = self.inspect(os.path.join(root, LIBS, "libcudart.so.11.8.89"))["files"][0]
+        self.assertEqual((cudart["sass"], cudart["ptx"], cudart["runs"]), ({}, {}, []))  # no device code: an empty answer
+
+    def test_pe_file_with_the_same_fatbin_bytes(self):
+        root = nvidia_debs()
+        dll = craft.mingw_dll(self.tmp)
+        if not dll:
+            self.skipTest("no mingw-w64 cross compiler")
+        lib = os.path.join(root, LIBS, "libcublas.so.11.11.3.6")
+        blob = os.path.join(self.tmp, "cublas.fatbin")
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=.nv_fatbin", lib, blob], check=True)
+        pe = craft.into_pe(blob, dll, os.path.join(self.tmp, "cublas_fatbin.dll"))
+        f = self.inspect(pe)["files"][0]
+        self.assertEqual(f["format"], "pe")
+        cuobjdump = os.path.join(root, "usr/bin/cuobjdump")
+        self.assertEqual(self.lists(f), (cuobjdump_counts(cuobjdump, lib, "elf"), cuobjdump_counts(cuobjdump, lib, "ptx")))
+        # Not trusted by name: the same bytes in a section called anything are found by their magic.
+        other = craft.into_pe(blob, dll, os.path.join(self.tmp, "renamed.dll"), section=".rdata2")
+        self.assertEqual(self.lists(self.inspect(other)["files"][0]), self.lists(f))
+
+
+class Crafted(Base):
+    """Fatbins written here, in real ELF files made by objcopy."""
+
+    def elf(self, name, *fatbins):
+        return craft.into_elf(b"".join(fatbins), os.path.join(self.tmp, name))
+
+    def test_kinds_suffixes_compression_and_several_fatbins(self):
+        lib = self.elf("mixed", craft.fatbin([craft.entry(craft.ELF_KIND, 90, craft.F64 | craft.ARCH_SPECIFIC),
+                                              craft.entry(craft.ELF_KIND, 100, craft.F64 | craft.ZSTD | craft.ARCH_SPECIFIC),
+                                              craft.entry(craft.PTX_KIND, 120, craft.F64 | craft.LZ4)]),
+                       craft.fatbin([craft.entry(craft.ELF_KIND, 80)]))
+        f = self.inspect(lib)["files"][0]
+        self.assertEqual(f["sass"], {"sm_80": 1, "sm_90a": 1, "sm_100a": 1})
+        self.assertEqual(f["ptx"], {"compute_120": 1})
+        self.assertEqual((f["fatbins"], f["compressed_entries"]), (2, 2))
+        runs = {r["gpu"]: r["runs"] for r in self.inspect(lib, "--gpu", "sm_90,sm_86,sm_103,sm_120,sm_75")["files"][0]["runs"]}
+        self.assertEqual(runs, {"sm_90": "native", "sm_86": "native", "sm_103": "no", "sm_120": "JIT", "sm_75": "no"})
+
+    def test_ptx_only_and_sass_only(self):
+        ptx = self.inspect(self.elf("ptx", craft.fatbin([craft.entry(craft.PTX_KIND, 52)])), "--gpu", "sm_61")
+        self.assertEqual(ptx["files"][0]["runs"][0]["runs"], "JIT")
+        sass = self.inspect(self.elf("sass", craft.fatbin([craft.entry(craft.ELF_KIND, 70)])), "--gpu", "sm_61")
+        self.assertEqual(sass["files"][0]["runs"][0]["runs"], "no")
+
+    def test_bad_input_is_a_finding_not_a_crash(self):
+        good = craft.fatbin([craft.entry(craft.ELF_KIND, 80)])
+        cases = {
+            "truncated": good[:-20],
+            "garbage": good + b"G" * 24,
+            "huge_fatbin": craft.fatbin([])[:8] + (2 ** 63).to_bytes(8, "little"),
+            "huge_header": good[:16] + craft.entry(craft.ELF_KIND, 80, header_size=72)[:4] + (2 ** 31).to_bytes(4, "little")
+                           + good[24:],
+        }
+        for name, blob in cases.items():
+            with self.subTest(case=name):
+                p = self.run_cli("inspect", self.elf(name, blob), "--gpu", "sm_80", ok=False)
+                self.assertEqual(p.returncode, 1)
+                self.assertRegex(p.stdout, r"\? \(.*(claims|not a fatbin header|header of|cut short)")
+        text = os.path.join(self.tmp, "notes.txt")
+        with open(text, "w") as f:
+            f.write("not a library\n")
+        p = self.run_cli("inspect", text, "--gpu", "sm_80", ok=False)
+        self.assertIn("not an ELF or PE file", p.stdout)
+        # A section that points past the end of the file.
+        elf = bytearray(open(self.elf("shdr", good), "rb").read())
+        shoff = int.from_bytes(elf[0x28:0x30], "little")
+        shentsize, shnum = int.from_bytes(elf[0x3a:0x3c], "little"), int.from_bytes(elf[0x3c:0x3e], "little")
+        last = shoff + (shnum - 1) * shentsize
+        elf[last + 24:last + 32] = (len(elf) * 4).to_bytes(8, "little")  # sh_offset
+        bad = os.path.join(self.tmp, "past-end")
+        with open(bad, "wb") as f:
+            f.write(elf)
+        p = self.run_cli("inspect", bad, "--gpu", "sm_80", ok=False)
+        self.assertIn("past the end of the file", p.stdout)
+
+    def test_trace_flags_a_loaded_library_without_code_for_this_gpu(self):
+        if not os.path.exists(LOADER):
+            self.skipTest("no trace loader built")
+        src = os.path.join(self.tmp, "f.c")
+        with open(src, "w") as f:
+            f.write("int cublas_stand_in(void) { return 1; }\n")
+        plain = os.path.join(self.tmp, "plain.so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-o", plain, src], check=True)
+        blob = os.path.join(self.tmp, "blob")
+        with open(blob, "wb") as f:
+            f.write(craft.fatbin([craft.entry(craft.ELF_KIND, 75), craft.entry(craft.ELF_KIND, 90)]))
+        lib = os.path.join(self.tmp, "libcublasLt.so.12")
+        subprocess.run(["objcopy", "--add-section", f".nv_fatbin={blob}", "--set-section-flags",
+                        ".nv_fatbin=contents,readonly", plain, lib], check=True)
+        p = self.run_cli("trace", "--", LOADER, lib, env=dict(self.env, CUDAENV_GPU="sm_61"))
+        self.assertIn(f"warning: libcublasLt.so.12 ({lib}) has no code for sm_61 (has sm_75 sm_90): its kernels fail",
+                      p.stderr)
+        ok = self.run_cli("trace", "--", LOADER, lib, env=dict(self.env, CUDAENV_GPU="sm_75"))
+        self.assertNotIn("no code for", ok.stderr)
+
+    def test_folder_and_cache(self):
+        d = os.path.join(self.tmp, "libs")
+        os.makedirs(d)
+        craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 86)]), os.path.join(d, "liba.so.1"))
+        with open(os.path.join(d, "README"), "w") as f:
+            f.write("text files are not listed\n")
+        out = self.run_cli("inspect", d, "--gpu", "sm_86").stdout
+        self.assertIn("liba.so.1", out)
+        self.assertNotIn("README", out)
+        self.assertIn("native (sm_86 SASS)", out)
+        cache = open(os.path.join(self.root, "cache", "gpucode.txt"), "rb").read()
+        self.assertIn(b"liba.so.1", cache)
+
+
+def mirror_with(dest, cuda, cudnn):
+    """The sample mirror (.ci/sample_mirror.py) with the given releases added."""
+    sample_mirror.CUDA.update(cuda)
+    sample_mirror.CUDNN.update(cudnn)
+    for r in cuda:
+        sample_mirror.cuda_release(dest, r)
+    for r in cudnn:
+        sample_mirror.cudnn_release(dest, r)
+    return dest
+
+
+CUDA13 = {"13.0.2": ("13.0.96", "13.0.88", "cuda_13.0.r13.0/compiler.36424714_0", 13000)}
+CUDNN9 = {"9.10.2": ("9.10.2.21", (12,)), "9.11.0": ("9.11.0.98", (12, 13))}
+
+
+class Overrides(Base):
+    """--gpu/--driver and CUDAENV_GPU on pairs installed from the sample mirror."""
+
+    def setUp(self):
+        super().setUp()
+        self.mirror = mirror_with(os.path.join(self.tmp, "mirror"), {"12.6.3": sample_mirror.CUDA["12.6.3"], **CUDA13},
+                                  CUDNN9)
+
+    def install(self, *args, ok=True):
+        return self.run_cli("install", *args, "--mirror", self.mirror, "--quiet", ok=ok)
+
+    def test_install_picks_the_newest_cudnn_that_runs(self):
+        # Without 9.11's archive: had install tried to download it, it would fail.
+        os.remove(os.path.join(self.mirror, "cudnn", "redist", "cudnn", "linux-x86_64",
+                               "cudnn-linux-x86_64-9.11.0.98_cuda12-archive.tar.xz"))
+        p = self.install("12.6+9", "--gpu", "sm_61")
+        self.assertIn("planning for GPU sm_61 from --gpu", p.stderr)
+        self.assertIn("cuDNN 9.11.0 cannot run here", p.stderr)
+        self.assertIn("taking 9.10.2", p.stderr)
+        self.assertTrue(os.path.isdir(os.path.join(self.root, "cudnn", "9.10.2_cuda12")))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "cudnn", "9.11.0_cuda12")))
+        p = self.install("12.6+9.11", "--gpu", "sm_61", ok=False)
+        self.assertIn("no cuDNN release matching 9.11 runs here", p.stderr)
+        self.assertIn("releases that would: 9.10.2", p.stderr)
+        # Refused while planning, before anything is downloaded: the toolkit is judged first.
+        p = self.install("13.0+9.11", "--gpu", "sm_61", ok=False)
+        self.assertIn("no CUDA release matching 13.0 runs here", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.root, "toolkits", "13.0.2")))
+
+    def test_refused_before_any_download_unless_forced(self):
+        p = self.install("13.0", "--gpu", "sm_61", ok=False)
+        self.assertIn("no CUDA release matching 13.0 runs here", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.root, "toolkits")))
+        fetched = [n for _, _, names in os.walk(self.root) for n in names if n.endswith(".tar.xz")]
+        self.assertEqual(fetched, [])
+        p = self.install("13.0", "--gpu", "sm_61", "--force")
+        self.assertIn("installing it anyway (--force)", p.stderr)
+        self.assertTrue(os.path.isdir(os.path.join(self.root, "toolkits", "13.0.2")))
+
+    def test_list_says_no_for_old_gpus_and_native_for_turing(self):
+        self.install("13.0+9.11", "--gpu", "sm_75")
+        self.install("12.6+9.10", "--gpu", "sm_61")
+        p = self.run_cli("list", "--gpu", "sm_61")
+        self.assertIn("planning for GPU sm_61 from --gpu", p.stderr)
+        rows = {l.split()[0]: l.split()[-1] for l in p.stdout.splitlines() if re.match(r"^\s*[\d.+]+\s", l)}
+        self.assertEqual(rows["13.0.2+9.11.0"], "no", p.stdout)
+        self.assertEqual(rows["12.6.3+9.10.2"], "native", p.stdout)
+        self.assertRegex(p.stdout, r"13\.0\.2\+9\.11\.0: no: .*7\.5")
+        turing = json.loads(self.run_cli("list", "--json", env=dict(self.env, CUDAENV_GPU="sm_75")).stdout)
+        self.assertEqual({x["spec"]: x["gpu"]["runs"] for x in turing["pairs"]},
+                         {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "native"})
+        self.assertTrue(turing["machine"]["override"])
+        blackwell = json.loads(self.run_cli("list", "--json", "--gpu", "sm_120").stdout)
+        self.assertEqual({x["spec"]: x["gpu"]["runs"] for x in blackwell["pairs"]},
+                         {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "JIT"})  # CUDA 12.6: PTX compute_90 only
+
+    def test_cuda_118_on_blackwell_runs_only_through_jit(self):
+        mirror_with(self.mirror, {"11.8.0": sample_mirror.CUDA["11.8.0"]}, {"8.9.7": sample_mirror.CUDNN["8.9.7"]})
+        self.install("11.8+none", "--gpu", "sm_86")
+        p = self.run_cli("list", "--gpu", "sm_120")
+        self.assertRegex(p.stdout, r"11\.8\.0\+none: JIT: .*PTX for 9\.0.*JIT cache")
+
+    def test_use_exec_warn_once_on_stderr_from_the_cache(self):
+        self.install("12.6+9.10", "--gpu", "sm_75")
+        # Real GPU code in the pair: cuDNN's engines carry sm_75 and newer only.
+        lib = os.path.join(self.root, "cudnn", "9.10.2_cuda12", "lib", "libcudnn_engines_precompiled.so.9.10.2")
+        os.remove(lib)
+        craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 75), craft.entry(craft.ELF_KIND, 90)]), lib)
+        env = dict(self.env, CUDAENV_GPU="sm_61")
+        self.run_cli("list", env=env)  # reads the libraries once, into the cache
+        p = self.run_cli("exec", "12.6.3+9.10.2", "--", "sh", "-c", "echo ran", env=env)
+        self.assertEqual(p.stdout, "ran\n")
+        self.assertEqual(p.stderr.count("warning: this pair cannot run on sm_61"), 1, p.stderr)
+        self.assertIn("libcudnn_engines_precompiled.so.9.10.2: no code for sm_61 (has sm_75 sm_90)", p.stderr)
+        quiet = self.run_cli("exec", "12.6.3+9.10.2", "--", "true", env=dict(self.env, CUDAENV_GPU="sm_90"))
+        self.assertEqual(quiet.stderr, "")
+        # use: the code it prints is the same either way, the warning goes to stderr.
+        shell = dict(env, CUDAENV_SHELL="bash")
+        use = self.run_cli("use", "12.6.3+9.10.2", env=shell)
+        self.assertEqual(use.stdout, self.run_cli("use", "12.6.3+9.10.2", env=dict(shell, CUDAENV_GPU="sm_90")).stdout)
+        self.assertEqual(use.stderr.count("warning: this pair cannot run on sm_61"), 1, use.stderr)
+        # The auto-switch hook, entering a project.
+        project = os.path.join(self.tmp, "project")
+        os.makedirs(project)
+        with open(os.path.join(project, ".cudaenv"), "w") as f:
+            f.write("12.6.3+9.10.2\n")
+        hook = subprocess.run([BIN, "hook-env"], env=shell, cwd=project, capture_output=True, text=True)
+        self.assertEqual(hook.returncode, 0, hook.stderr)
+        self.assertIn("CUDA_PATH", hook.stdout)
+        self.assertEqual(hook.stderr.count("warning: this pair cannot run on sm_61"), 1, hook.stderr)
+        # The tool shim: nvcc's own output on stdout, the warning on stderr.
+        nvcc = os.path.join(self.root, "shims", "nvcc")
+        if os.path.lexists(nvcc):
+            p = subprocess.run([nvcc, "--version"], env=dict(env, CUDAENV_VERSION="12.6.3+9.10.2"), capture_output=True,
+                               text=True)
+            self.assertIn("release 12.6", p.stdout)
+            self.assertEqual(p.stderr.count("warning: this pair cannot run on sm_61"), 1, p.stderr)
+
+
+class Machine(Base):
+    """The machine's GPUs from the driver, through cudaenv-probe and fake driver libraries."""
+
+    def test_gpus_from_the_driver_kept_per_boot(self):
+        env = dict(self.env, LD_LIBRARY_PATH=DRIVER, FAKEDRV_GPUS="8.6:Fake RTX A,6.1:NVIDIA GeForce GTX 1080",
+                   FAKEDRV_VERSION="535.104.05", FAKEDRV_CUDA="12020")
+        lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
+        out = self.run_cli("inspect", lib, env=env).stdout
+        self.assertIn("machine: GPU 0 (Fake RTX A, sm_86), GPU 1 (NVIDIA GeForce GTX 1080, sm_61); "
+                      "driver 535.104.05 (NVML), CUDA 12.2", out)
+        self.assertIn("GPU 0 (Fake RTX A, sm_86): native", out)
+        self.assertIn("GPU 1 (NVIDIA GeForce GTX 1080, sm_61): no", out)
+        # Kept for this boot: without the driver libraries the same answer comes from the cache.
+        again = self.run_cli("inspect", lib, "--json").stdout
+        self.assertEqual([g["arch"] for g in json.loads(again)["machine"]["gpus"]], ["sm_86", "sm_61"])
+
+    def test_no_driver(self):
+        lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
+        out = self.run_cli("inspect", lib, env=dict(self.env, LD_LIBRARY_PATH=DRIVER)).stdout
+        self.assertIn("machine: no GPU known (cuInit failed with CUresult 100 (no CUDA-capable device))", out)
+        self.assertRegex(out, r"libx\.so\s+sm_80\s+-\s+\?")
+
+
+if __name__ == "__main__":
+    BIN = os.path.abspath(sys.argv[1])
+    DRIVER = os.path.abspath(sys.argv[2])
+    LOADER = os.path.abspath(sys.argv[3])
+    unittest.main(argv=[sys.argv[0]] + sys.argv[4:], verbosity=2)

@@ -1,0 +1,260 @@
+// The GPU code reader (gpu/fatbin) on crafted fatbins, the loading rules
+// (gpu/verdict), the table's verdicts, the machine record, install's choice.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "check/driver.hpp"
+#include "gpu/code_cache.hpp"
+#include "gpu/install_choice.hpp"
+#include "gpu/machine.hpp"
+#include "gpu/table.hpp"
+#include "gpu/verdict.hpp"
+#include "test_support.hpp"
+#include "util/binary_file.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+
+using namespace cudaenv;
+using namespace cudaenv::gpu;
+using testsupport::TempDir;
+
+namespace {
+
+// One fatbin entry as NVIDIA's fatbinary writes it (docs/gpu.md).
+struct CraftEntry {
+    uint16_t kind = 2;  // 1 PTX, 2 ELF
+    uint32_t arch = 90;
+    uint64_t flags = 0x11;
+    uint16_t major = 1, minor = 7;
+    std::string payload = std::string(40, 'x');
+};
+
+std::string le(uint64_t v, size_t n) {
+    std::string s(n, '\0');
+    for (size_t i = 0; i < n && i < 8; ++i) s[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    return s;
+}
+
+std::string entry_bytes(const CraftEntry& e, uint32_t header_size = 72) {
+    std::string h = le(e.kind, 2) + le(0x101, 2) + le(header_size, 4) + le(e.payload.size(), 8) + le(0, 8) +
+                    le(e.minor, 2) + le(e.major, 2) + le(e.arch, 4) + le(0, 8) + le(e.flags, 8) + le(0, 16);
+    h.resize(header_size, '\0');
+    return h + e.payload;
+}
+
+std::string fatbin(const std::vector<CraftEntry>& entries) {
+    std::string body;
+    for (const auto& e : entries) body += entry_bytes(e);
+    return le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(body.size(), 8) + body;
+}
+
+Code read_blob(const TempDir& t, const std::string& bytes, std::string* problem = nullptr) {
+    auto p = t / "blob";
+    std::ofstream(p, std::ios::binary) << bytes;
+    BinaryFile f(p);
+    Code c;
+    auto pr = read_fatbins(f, 0, f.size(), c);
+    if (problem) *problem = pr;
+    else CHECK(pr == "");
+    return c;
+}
+
+Arch sm(int n, bool a = false) { return Arch{n, a}; }
+
+Machine planned(std::vector<int> sms) {
+    Machine m;
+    int i = 0;
+    for (int s : sms) m.gpus.push_back({i++, "", sm(s)});
+    m.gpu_override = true;
+    m.gpu_source = "--gpu";
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("fatbin entries: SASS, PTX, suffixed and compressed") {
+    TempDir t("fatbin");
+    SUBCASE("SASS only") {
+        auto c = read_blob(t, fatbin({{2, 80}, {2, 90}, {2, 80}}));
+        CHECK(c.sass == std::map<Arch, int>{{sm(80), 2}, {sm(90), 1}});
+        CHECK(c.ptx.empty());
+        CHECK(sass_list(c) == "sm_80 sm_90");
+    }
+    SUBCASE("PTX only, with its ISA version") {
+        auto c = read_blob(t, fatbin({{1, 90, 0x2011, 7, 8}}));
+        CHECK(c.sass.empty());
+        CHECK(ptx_list(c) == "compute_90");
+        CHECK(c.ptx_isa == 78);
+        CHECK(c.compressed == 1);  // 0x2000: an LZ4-compressed payload, counted, never opened
+    }
+    SUBCASE("arch-specific (sm_90a) and zstd-compressed entries") {
+        auto c = read_blob(t, fatbin({{2, 90, 0x100011}, {1, 100, 0x108011, 8, 8}, {2, 120, 0x11}}));
+        CHECK(sass_list(c) == "sm_90a sm_120");
+        CHECK(ptx_list(c) == "compute_100a");
+        CHECK(c.compressed == 1);
+    }
+    SUBCASE("several fatbins in one section, with padding between and after") {
+        auto one = fatbin({{2, 75, 0x11, 1, 7, std::string(37, 'x')}});  // 125 bytes: padded to 128
+        auto two = fatbin({{2, 86}, {1, 86, 0x11, 8, 0}});
+        auto c = read_blob(t, one + std::string(3, '\0') + two + std::string(32, '\0'));
+        CHECK(c.fatbins == 2);
+        CHECK(sass_list(c) == "sm_75 sm_86");
+    }
+}
+
+TEST_CASE("fatbin: bad input is a one-line finding") {
+    TempDir t("fatbin-bad");
+    std::string problem;
+    SUBCASE("truncated") {
+        auto b = fatbin({{2, 80}, {2, 90}});
+        read_blob(t, b.substr(0, b.size() - 10), &problem);
+        CHECK(problem.find("claims") != std::string::npos);
+    }
+    SUBCASE("garbage after a fatbin") {
+        read_blob(t, fatbin({{2, 80}}) + std::string(16, 'G'), &problem);
+        CHECK(problem.find("not a fatbin header") != std::string::npos);
+    }
+    SUBCASE("an entry header that claims to be huge") {
+        auto e = entry_bytes({}).substr(0, 72);
+        e.replace(4, 4, le(0xffffffffu, 4));
+        read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(72, 8) + e, &problem);
+        CHECK(problem.find("header of") != std::string::npos);
+    }
+    SUBCASE("a fatbin claiming more than the section") {
+        read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(~0ull, 8), &problem);
+        CHECK(problem.find("more than its section") != std::string::npos);
+    }
+    SUBCASE("a file that is no binary") {
+        std::ofstream(t / "x.txt") << "hello";
+        auto fc = read_file(t / "x.txt");
+        CHECK(fc.problem == "not an ELF or PE file");
+        CHECK(read_file(t / "missing").problem == "cannot be read");
+    }
+}
+
+TEST_CASE("Arch::parse") {
+    CHECK(Arch::parse("sm_61") == sm(61));
+    CHECK(Arch::parse("compute_90a") == sm(90, true));
+    CHECK(Arch::parse("8.6") == sm(86));
+    CHECK(Arch::parse("12.0") == sm(120));
+    CHECK(Arch::parse("120") == sm(120));
+    CHECK_FALSE(Arch::parse("sm_"));
+    CHECK_FALSE(Arch::parse("9"));
+    CHECK_FALSE(Arch::parse("-61"));
+    CHECK_FALSE(Arch::parse("8.10"));
+    CHECK_THROWS_AS(parse_gpu_list("sm_61,banana", "--gpu"), UsageError);
+    CHECK(parse_gpu_list("sm_61, 9.0", "--gpu").size() == 2);
+}
+
+TEST_CASE("judge: NVIDIA's loading rules") {
+    Code c;
+    c.sass = {{sm(80), 1}, {sm(90, true), 1}};
+    c.ptx = {{sm(90), 1}};
+    CHECK(judge(c, sm(86)).runs == Runs::native);   // sm_80 SASS runs on 8.6
+    CHECK(judge(c, sm(86)).by == sm(80));
+    CHECK(judge(c, sm(90)).runs == Runs::native);   // sm_90a on exactly 9.0
+    CHECK(judge(c, sm(120)).runs == Runs::jit);     // compute_90 JIT-compiled
+    CHECK(judge(c, sm(75)).runs == Runs::no);       // nothing at or below 7.5
+    CHECK(judge(c, sm(75)).why == "no code for sm_75 (has sm_80 sm_90a, compute_90)");
+    Code specific;
+    specific.sass = {{sm(90, true), 1}};
+    specific.ptx = {{sm(90, true), 1}};
+    CHECK(judge(specific, sm(100)).runs == Runs::no);  // neither sm_90a nor compute_90a moves forward
+    CHECK(judge(Code{}, sm(90)).runs == Runs::no_code);
+}
+
+TEST_CASE("table: architecture ranges of CUDA and cuDNN releases") {
+    CHECK(table_cuda(*Version::parse("13.0"), sm(61)).runs == Runs::no);
+    CHECK(table_cuda(*Version::parse("13.0"), sm(75)).runs == Runs::native);
+    CHECK(table_cuda(*Version::parse("12.6"), sm(61)).runs == Runs::native);
+    CHECK(table_cuda(*Version::parse("11.8"), sm(120)).runs == Runs::jit);  // PTX compute_90
+    CHECK(table_cuda(*Version::parse("11.8"), sm(30)).runs == Runs::no);
+    CHECK(table_cudnn(*Version::parse("9.11.0"), sm(61)).runs == Runs::no);
+    CHECK(table_cudnn(*Version::parse("9.10.2"), sm(61)).runs == Runs::native);
+    CHECK(table_cudnn(*Version::parse("9.14.0"), sm(61)).runs == Runs::no);  // judged from the 9.13 row
+    CHECK(table_cudnn(*Version::parse("9.14.0"), sm(75)).runs == Runs::native);
+    CHECK(table_cudnn(*Version::parse("8.9.7"), sm(120)).runs == Runs::no);
+    auto needs = pair_needs(*Version::parse("12.6"), Version::parse("9.11.0"));
+    CHECK(needs.cc_lo.str() == "7.5");
+    CHECK(needs.min_driver_linux == "525.60.13");
+}
+
+TEST_CASE("install's choice: the newest release that runs here") {
+    auto gtx1080 = planned({61});
+    std::vector<Version> rs = {*Version::parse("9.11.0"), *Version::parse("9.10.2"), *Version::parse("8.9.7")};
+    CHECK(newest_that_runs("cudnn", rs, *Version::parse("9"), gtx1080)->str() == "9.10.2");
+    std::ostringstream err;
+    auto kept = rs;
+    keep_releases_that_run("cudnn", kept, *Version::parse("9"), gtx1080, false, err);
+    CHECK(kept.size() == 2);
+    CHECK(kept.front().str() == "9.10.2");
+    CHECK(err.str().find("taking 9.10.2") != std::string::npos);
+    auto only = rs;
+    CHECK_THROWS_WITH_AS(keep_releases_that_run("cudnn", only, *Version::parse("9.11"), gtx1080, false, err),
+                         doctest::Contains("no cuDNN release matching 9.11 runs here"), Error);
+    only = rs;
+    keep_releases_that_run("cudnn", only, *Version::parse("9.11"), gtx1080, true, err);  // --force
+    CHECK(only.size() == 3);
+    auto turing = planned({75});
+    kept = rs;
+    keep_releases_that_run("cudnn", kept, *Version::parse("9"), turing, false, err);
+    CHECK(kept.size() == 3);
+}
+
+TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
+    auto data = [](const char* name) { return *fsx::read_file(fs::path(CUDAENV_GPU_TEST_DATA) / name); };
+    CHECK(check::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
+    CHECK(check::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
+    CHECK(check::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
+    CHECK(check::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
+    CHECK(check::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
+    CHECK_FALSE(check::parse_sys_module_version("garbage\n"));
+}
+
+TEST_CASE("machine record: kept per boot") {
+    Machine m;
+    m.gpus.push_back({0, "NVIDIA H200", sm(90)});
+    m.driver = "580.159.04";
+    m.driver_source = "NVML";
+    m.driver_cuda = "13.0";
+    auto text = encode_machine(m, "boot-1");
+    Machine back;
+    REQUIRE(decode_machine(text, "boot-1", back));
+    CHECK(back.gpus.size() == 1);
+    CHECK(back.gpus[0].arch == sm(90));
+    CHECK(back.gpus[0].name == "NVIDIA H200");
+    CHECK(back.driver == "580.159.04");
+    CHECK_FALSE(decode_machine(text, "boot-2", back));          // rebooted: ask again
+    CHECK_FALSE(decode_machine(text.substr(0, text.size() - 3), "boot-1", back));  // torn
+    CHECK(planned({61}).override_note() == "planning for GPU sm_61 from --gpu, not this machine");
+}
+
+TEST_CASE("code cache: kept under the file's stamp") {
+    TempDir t("codecache");
+    auto lib = t / "lib.bin";
+    std::ofstream(lib, std::ios::binary) << "not a binary";
+    {
+        CodeCache cache(t.path());
+        CHECK(cache.file(lib).problem == "not an ELF or PE file");
+        CHECK(cache.reads() == 1);
+        cache.file(lib);
+        CHECK(cache.reads() == 1);
+    }
+    fs::create_directories(t / "cache");
+    CodeCache again(t.path());
+    CHECK(again.kept(lib).has_value());
+    std::ofstream(lib, std::ios::binary | std::ios::app) << "more";
+    CHECK_FALSE(again.kept(lib).has_value());  // changed: read again
+    FileCode fc;
+    fc.format = Format::elf;
+    fc.code.sass = {{sm(90, true), 3}};
+    fc.code.ptx = {{sm(90), 1}};
+    fc.code.ptx_isa = 80;
+    auto fields = encode(fc);
+    std::vector<std::string_view> views(fields.begin(), fields.end());
+    auto back = decode_file_code(views, 0);
+    CHECK(back.code == fc.code);
+}

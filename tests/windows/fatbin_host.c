@@ -1,0 +1,1 @@
+int fatbin_host(void) { return 1; }

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""`cudaenv lock` and `cudaenv sync` of the windows-x86_64 platform, run by
+cudaenv.exe (under Wine in the cross build): a mirror in the exact shape of
+NVIDIA's (tests/install/redist.py) served on 127.0.0.1 by
+tests/install/server.py, a project with a .cudaenv. The lock holds the
+windows-x86_64 archives (.zip), byte for byte the same as one written with
+--platform windows-x86_64; sync installs them in parallel downloads
+(toolkits\\12.6.3 with bin\\cudart64_12.dll and bin\\nvcc.exe,
+cudnn\\9.8.0_cuda12 with bin\\cudnn64_9.dll), pins the pair, `list` shows it,
+and a second sync does nothing (no request reaches the server). Then the same
+lock synced into a second store from an offline mirror folder made by
+`mirror create --lock`, with the server gone.
+
+usage: lock_win.py <cudaenv.exe> <work dir> [runner...]"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "install"))
+import redist  # noqa: E402
+
+EXE, WORK = sys.argv[1:3]
+RUNNER = sys.argv[3:]
+step = "start"
+
+
+def win(path):
+    path = os.path.abspath(path)
+    return "Z:" + path.replace("/", "\\") if RUNNER else path
+
+
+def fail(msg, text=""):
+    print(text[:8000])
+    print(f"FAIL [{step}]: {msg}")
+    sys.exit(1)
+
+
+def expect(cond, msg, text=""):
+    if not cond:
+        fail(msg, text)
+
+
+def run(*args, cwd, store, want=0):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CUDAENV")}
+    env["CUDAENV_ROOT"] = win(store)
+    p = subprocess.run(RUNNER + [EXE, *args], env=env, cwd=cwd, capture_output=True, timeout=600)
+    out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
+    err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
+    if p.returncode != want:
+        fail(f"exit {p.returncode}, wanted {want}: cudaenv {' '.join(args)}", f"--- stdout\n{out}\n--- stderr\n{err}")
+    return out
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+mirror = redist.build(os.path.join(WORK, "mirror"), cuda=("12.6.3",), cudnn=("9.8.0",))
+port_file, log = os.path.join(WORK, "port"), os.path.join(WORK, "http.log")
+server = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "install", "server.py"), "--root", mirror,
+                           "--port-file", port_file, "--log", log])
+try:
+    for _ in range(500):
+        if os.path.exists(port_file):
+            break
+        time.sleep(0.02)
+    url = f"http://127.0.0.1:{open(port_file).read()}"
+    project, store = os.path.join(WORK, "proj"), os.path.join(WORK, "store")
+    os.makedirs(project)
+    open(os.path.join(project, ".cudaenv"), "w").write("12.6+9.8\n")
+
+    step = "lock"
+    out = run("lock", "--mirror", url, cwd=project, store=store)
+    expect("locked 12.6.3+9.8.0 for windows-x86_64 (18 archives" in out, "lock summary", out)
+    lock_file = os.path.join(project, "cudaenv.lock")
+    text = open(lock_file, "rb").read()
+    expect(b'platforms = [ "windows-x86_64" ]' in text, "locked for windows-x86_64", text.decode())
+    expect(text.count(b"-archive.zip") == 18 and b".tar.xz" not in text, "18 .zip archives", text.decode())
+    expect(b"\r\n" not in text, "LF line ends on every OS (the same bytes everywhere)", text.decode())
+    run("lock", "--mirror", url, "--platform", "windows-x86_64", cwd=project, store=store)
+    expect(open(lock_file, "rb").read() == text, "the same bytes with --platform windows-x86_64")
+    expect(not os.path.exists(os.path.join(store, "toolkits")), "lock installs nothing")
+
+    step = "sync"
+    out = run("sync", cwd=project, store=store)
+    expect("synced 12.6.3+9.8.0" in out and "paired CUDA 12.6.3 with cuDNN 9.8.0" in out, "sync summary", out)
+    tk, cd = os.path.join(store, "toolkits", "12.6.3"), os.path.join(store, "cudnn", "9.8.0_cuda12")
+    for f in (os.path.join(tk, "bin", "cudart64_12.dll"), os.path.join(tk, "bin", "nvcc.exe"),
+              os.path.join(tk, "version.json"), os.path.join(cd, "bin", "cudnn64_9.dll"),
+              os.path.join(cd, "include", "cudnn_version.h")):
+        expect(os.path.isfile(f), f"{f} installed", out)
+    expect(not os.listdir(os.path.join(store, "tmp")) or os.listdir(os.path.join(store, "tmp")) == ["install.lock"],
+           "nothing left in tmp", str(os.listdir(os.path.join(store, "tmp"))))
+    out = run("list", cwd=project, store=store)
+    expect("12.6.3+9.8.0" in out, "list shows the pair", out)
+
+    step = "no-op sync"
+    before = open(log).read()
+    out = run("sync", cwd=project, store=store)
+    expect(out.startswith("in sync: 12.6.3+9.8.0"), "nothing to do", out)
+    expect(open(log).read() == before, "no request reached the server")
+
+    step = "offline mirror"
+    offline = os.path.join(WORK, "offline")
+    run("mirror", "create", win(offline), "--lock", win(lock_file), "--quiet", cwd=project, store=store)
+    server.terminate()
+    server.wait(timeout=10)
+    store2 = os.path.join(WORK, "store2")
+    out = run("sync", "--frozen", "--mirror", win(offline), cwd=project, store=store2)
+    expect("synced 12.6.3+9.8.0" in out, "sync from the mirror folder", out)
+    expect(os.path.isfile(os.path.join(store2, "cudnn", "9.8.0_cuda12", "bin", "cudnn64_9.dll")), "cuDNN from the folder")
+    out = run("mirror", "verify", win(offline), cwd=project, store=store2)
+    expect("18 match, 0 do not" in out, "verify", out)
+finally:
+    server.terminate()
+    server.wait(timeout=10)
+print("PASS")
