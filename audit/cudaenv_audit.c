@@ -33,12 +33,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "platform/audit_abi.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 static int rec_fd = -1;
 static dev_t rec_dev;
 static ino_t rec_ino;
-static char rec_path[1024];
+static char rec_path[CUDAENV_AUDIT_PATH_MAX];
 static int enabled;
 static pid_t announced_pid;
 
@@ -175,7 +177,7 @@ static int interesting(const char *path) {
 }
 
 EXPORT unsigned int la_version(unsigned int version) {
-    const char *spec = getenv("CUDAENV_TRACE_FD");
+    const char *spec = getenv(CUDAENV_AUDIT_ENV);
     unsigned long long fd, dev, ino;
     if (spec && parse_ull(&spec, &fd) && *spec++ == ':' && parse_ull(&spec, &dev) && *spec++ == ':' &&
         parse_ull(&spec, &ino) && *spec++ == ':' && strlen(spec) < sizeof rec_path) {

@@ -104,6 +104,10 @@ const std::vector<std::string> kTokens = {
     "1979-05-27T07:32:00Z", "inf", "nan", "0x1F", "1e99", "\xEF\xBB\xBF", "\xFF\xFE", "\xFE\xFF", std::string(1, '\0'),
     "\xC3\xA9", "\xF0\x9F\x98\x80", "\xC0\x80", "[[toolkit]]\n", "[[cudnn]]\n", "[pins]\n", "[[pair]]\n",
     "path = ", "version = ", "global = ", "status = \"pass\"", "a.", "[a.", "x={", "[[[", "[=",
+    // JSON: CMakeUserPresets.json, kernelspecs, reports
+    ":", "null", "false", "12345678901234567890123", "1e-7", "-0", "\"name\": ", "\"version\": 3",
+    "\"configurePresets\": []", "\"buildPresets\": [", "\"vendor\": {\"cudaenv\": {}}", "\"name\": \"cudaenv-12.4.131\"",
+    "\\\"", "\\u0000", "\\ud800",
 };
 
 std::string mutate(std::string s, std::mt19937_64& rng, const std::vector<std::string>& corpus, size_t max_len) {

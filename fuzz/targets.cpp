@@ -1,8 +1,9 @@
 #include "targets.hpp"
 
 #include <filesystem>
-#include <unistd.h>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 #include <stdexcept>
 #include <string>
 #include <toml++/toml.h>
@@ -13,9 +14,11 @@
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
 #include "core/toml_file.hpp"
+#include "export/formats.hpp"
 #include "gpu/fatbin.hpp"
 #include "util/binary_file.hpp"
 #include "util/error.hpp"
+#include "util/json_text.hpp"
 #include "util/toml_limits.hpp"
 
 namespace cudaenv::fuzz {
@@ -109,6 +112,61 @@ void version_file(const uint8_t* data, size_t size) {
     }
 }
 
+// Any JSON cudaenv reads (presets, kernelspecs, manifests, check reports,
+// version.json): the limits, then nlohmann, and what the callers do next
+// (serialize, compare); then a CMakeUserPresets.json merged.
+void json_any(const uint8_t* data, size_t size) {
+    auto text = text_of(data, size);
+    auto j = parse_ordered_json(text);
+    if (!j.is_discarded()) {
+        auto again = parse_ordered_json(j.dump(2));
+        require(again == j, "JSON written by nlohmann does not read back the same");
+    }
+    (void)json_duplicate_key(text);
+}
+
+// A pair to export: toolkit and cuDNN folders, PATH and LD_LIBRARY_PATH.
+exporting::PairVars sample_pair() {
+    exporting::PairVars p;
+    p.pair.toolkit.path = "/opt/cuda-12.4";
+    p.pair.toolkit.version = *Version::parse("12.4.131");
+    p.spec = "12.4.131+none";
+    p.cuda_root = "/opt/cuda-12.4";
+    p.cuda_version = "12.4.131";
+    p.diff.edits = {{"PATH", EnvOp::prepend, "/opt/cuda-12.4/bin:/usr/bin", {"/opt/cuda-12.4/bin"}, {}},
+                    {"CUDA_PATH", EnvOp::set, "/opt/cuda-12.4"},
+                    {"CUDNN_PATH", EnvOp::unset, std::nullopt}};
+    return p;
+}
+
+// `export cmake-presets` into a file holding these bytes: refused with an
+// Error, or merged into JSON that keeps what was there and merges the same
+// way again.
+void presets(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    const std::vector<exporting::PairVars> pairs = {sample_pair()};
+    std::string merged;
+    try {
+        merged = exporting::merge_presets(text, pairs, 3, PathStyle::posix, "CMakeUserPresets.json");
+    } catch (const Error&) {
+        return;
+    }
+    auto doc = parse_ordered_json(merged);
+    require(!doc.is_discarded(), "merged presets are not JSON");
+    auto old = parse_ordered_json(text);
+    if (old.is_object())
+        for (const auto& [key, value] : old.items())
+            if (key != "version" && key != "configurePresets" && key != "buildPresets" && key != "testPresets")
+                require(doc.contains(key) && doc[key] == value, "a member of the user's file was changed");
+    std::string twice;
+    try {
+        twice = exporting::merge_presets(merged, pairs, 3, PathStyle::posix, "CMakeUserPresets.json");
+    } catch (const Error& e) {
+        throw std::logic_error(std::string("merged presets are refused when merged again: ") + e.what());
+    }
+    require(twice == merged, "merging the same presets again changes the file");
+}
+
 // A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
 // bytes of one fatbin section. Reads are bounded by the file; every problem is
 // one line, and no file claims more entries than the limit.
@@ -138,6 +196,8 @@ const Target kTargets[] = {
     {"lock", lock},
     {"spec", spec},
     {"version_file", version_file},
+    {"json", json_any},
+    {"presets", presets},
     {"fatbin", fatbin},
     {nullptr, nullptr},
 };

@@ -7,6 +7,7 @@
 #include "platform/process.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::check {
 
@@ -280,7 +281,7 @@ Finding python_finding(const DoctorInput& in) {
     }
     auto line = r.out.substr(pos + 17);
     line = line.substr(0, line.find('\n'));
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = parse_json(line);
     if (j.is_discarded()) return f;
     f.details = j;
     f.status = Status::ok;

@@ -8,6 +8,7 @@
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::check {
 
@@ -60,7 +61,7 @@ std::vector<std::pair<std::string, std::string>> installed_frameworks(const std:
     auto pos = r.out.find("@@cudaenv-dists ");
     if (pos == std::string::npos) return out;
     auto line = r.out.substr(pos + 16);
-    auto j = nlohmann::json::parse(line.substr(0, line.find('\n')), nullptr, false);
+    auto j = parse_json(line.substr(0, line.find('\n')));
     if (j.is_object())
         for (const auto& [dist, v] : j.items())
             if (v.is_string()) out.emplace_back(dist, v.get<std::string>());

@@ -8,6 +8,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::check {
 
@@ -56,13 +57,13 @@ struct Cell {
 nlohmann::json parse_output(const fs::path& file) {
     auto text = fsx::read_file(file);
     if (!text) throw Error("cannot read '" + fsx::to_utf8(file) + "'");
-    auto j = nlohmann::json::parse(*text, nullptr, false);
+    auto j = parse_json(*text);
     if (j.is_discarded()) {
         auto begin = text->find("\n{");
         begin = text->starts_with("{") ? 0 : (begin == std::string::npos ? begin : begin + 1);
         auto end = text->rfind("\n}");
         if (begin != std::string::npos && end != std::string::npos && end > begin)
-            j = nlohmann::json::parse(text->substr(begin, end + 2 - begin), nullptr, false);
+            j = parse_json(text->substr(begin, end + 2 - begin));
     }
     if (j.is_discarded() || !j.is_object() || !j.contains("pairs") || !j["pairs"].is_array() || !j.contains("node"))
         throw Error("'" + fsx::to_utf8(file) + "' is not the output of `cudaenv check --json` (with its node key)",

@@ -20,6 +20,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::check {
 
@@ -54,7 +55,7 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
     std::string line;
     while (std::getline(in, line)) {
         if (!line.starts_with(probe_marker)) continue;
-        auto j = nlohmann::json::parse(line.substr(std::string(probe_marker).size()), nullptr, false);
+        auto j = parse_json(line.substr(std::string(probe_marker).size()));
         if (j.is_discarded() || !j.is_object()) continue;
         auto s = StepResult::from_json(j);
         got[s.step] = s;  // a later report of a step (origins) replaces the earlier one

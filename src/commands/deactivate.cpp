@@ -13,9 +13,9 @@ namespace {
 
 void run_deactivate(Context& ctx) {
     auto shell = integration_shell("deactivate");
-    auto changes = plan_deactivate(ctx.env(), native_path_style());
-    if (changes.empty()) std::cerr << "cudaenv: no pair is active in this shell\n";
-    std::cout << render(*shell, changes);
+    auto diff = plan_deactivate(ctx.env(), native_path_style());
+    if (diff.edits.empty()) std::cerr << "cudaenv: no pair is active in this shell\n";
+    std::cout << render(*shell, diff);
 }
 
 }  // namespace

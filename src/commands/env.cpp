@@ -22,7 +22,7 @@ void run_env(Context& ctx, const std::string& spec, const std::string& shell_nam
         std::cout << plan.json() << "\n";
         return;
     }
-    std::cout << render(*shell, plan.changes);
+    std::cout << render(*shell, plan.diff);
 }
 
 }  // namespace

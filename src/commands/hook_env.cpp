@@ -23,23 +23,23 @@ namespace {
 void run_hook_env(Context& ctx) {
     auto shell = integration_shell("hook-env");
     if (auto v = platform::get_env("CUDAENV_VERSION"); v && !v->empty()) return;
-    std::vector<EnvChange> changes;
+    EnvDiff diff;
     if (auto file = find_version_file(ctx.cwd())) {
         try {
             auto plan = ctx.plan_for(file->spec.str());
-            changes = plan.changes;
+            diff = plan.diff;
             if (plan.folders)
                 if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders))
                     std::cerr << "cudaenv: warning: " << *w << "\n";
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }
-        std::erase_if(changes, [](const EnvChange& c) { return c.name == "CUDAENV_VERSION"; });
+        diff.erase("CUDAENV_VERSION");
     } else {
         // In no project: undo what the hook applied (nothing when nothing is active).
-        changes = plan_deactivate(ctx.env(), native_path_style());
+        diff = plan_deactivate(ctx.env(), native_path_style());
     }
-    std::cout << render(*shell, changes);
+    std::cout << render(*shell, diff);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/spec.hpp"
-#include "export/formats.hpp"
+#include "core/system_store.hpp"
 #include "export/kernelspec.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
@@ -46,20 +46,26 @@ void run_add(Context& ctx, const KernelArgs& a) {
     if (spec.system) throw UsageError("a kernel needs a pair, not `system`", "e.g. cudaenv kernel add 12.4");
     if (!a.name.empty()) exporting::check_kernel_name(a.name);
     auto pair = select_pair(spec, ctx.store());
-    auto vars = exporting::pair_vars(ctx.store(), pair, ctx.env(), native_path_style());
     std::string python = a.python.empty() ? default_python(ctx) : fsx::to_utf8(fs::absolute(ctx.cwd() / fsx::from_utf8(a.python)));
     std::error_code ec;
     if (!fs::exists(fsx::from_utf8(python), ec))
         throw Error("no Python at '" + python + "'", "name an interpreter that has ipykernel with --python");
     exporting::KernelSpec k;
-    k.spec = spec.str();
-    k.name = a.name.empty() ? "cudaenv-" + exporting::module_version(vars) : a.name;
-    k.display_name = a.display_name.empty()
-                         ? "Python (CUDA " + vars.cuda_version + (vars.cudnn_version.empty() ? "" : " + cuDNN " + vars.cudnn_version) + ")"
-                         : a.display_name;
+    // The exact pair, not the spec as asked: a cuDNN added later must not change the kernel's.
+    k.spec = unique_spec(pair, ctx.store());
+    const auto cuda = pair.toolkit.version.str(), cudnn = pair.cudnn ? pair.cudnn->version.str() : "";
+    k.name = a.name.empty() ? "cudaenv-" + cuda + (cudnn.empty() ? "" : "-cudnn" + cudnn) : a.name;
+    k.display_name = a.display_name.empty() ? "Python (CUDA " + cuda + (cudnn.empty() ? "" : " + cuDNN " + cudnn) + ")"
+                                            : a.display_name;
     k.python = python;
     k.cudaenv = fsx::to_utf8(platform::executable_path());
     k.dir = exporting::kernels_dir(ctx.env(), prefix_of(ctx, a.prefix));
+    // A store found through the environment must be found by the kernel too,
+    // however Jupyter starts it.
+    auto set = [&](const char* name) { return ctx.env()(name).value_or("") != ""; };
+    if (set("CUDAENV_ROOT") || (!platform::is_windows && set("XDG_DATA_HOME")))
+        k.env.emplace_back("CUDAENV_ROOT", fsx::to_utf8(ctx.store().root()));
+    if (set("CUDAENV_SYSTEM_ROOT")) k.env.emplace_back("CUDAENV_SYSTEM_ROOT", fsx::to_utf8(system_store_root()));
     exporting::write_kernel(k);
     std::cerr << "cudaenv: kernel '" << k.name << "' (" << k.display_name << ") in " << fsx::to_utf8(k.dir / fsx::from_utf8(k.name))
               << " starts " << python << " under `cudaenv exec " << k.spec << "`\n";

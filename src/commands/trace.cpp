@@ -20,6 +20,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/user_file.hpp"
 
 namespace cudaenv {
 
@@ -73,6 +74,8 @@ TraceArgs parse_args(std::vector<std::string> rest) {
 }
 
 void run_trace(Context& ctx, const TraceArgs& a) {
+    // A report file that cannot be written is refused before the command runs (a folder, a missing folder, no permission).
+    if (!a.json_file.empty()) fsx::check_user_file_writable(ctx.cwd() / fsx::from_utf8(a.json_file));
     std::string spec_text = a.spec ? *a.spec : ctx.active().spec.str();
     auto spec = Spec::parse_or_throw(spec_text);
     // The pair as `exec` would activate it: one plan, applied to this environment.
@@ -123,7 +126,13 @@ void run_trace(Context& ctx, const TraceArgs& a) {
             std::cout << doc;
             std::cout.flush();
         } else {
-            fsx::write_file_atomic(fsx::from_utf8(a.json_file), doc);
+            // Written through a link, directly into a device or FIFO (util/user_file); a
+            // failure now (a full disk) is said, and the command's own status is kept.
+            try {
+                fsx::write_user_file(ctx.cwd() / fsx::from_utf8(a.json_file), doc);
+            } catch (const Error& e) {
+                std::cerr << "cudaenv: warning: the JSON report was not written: " << e.what() << "\n";
+            }
         }
     }
     ctx.exit_code = run.exit_code;

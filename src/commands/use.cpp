@@ -9,10 +9,12 @@
 #include "gpu/pair_code.hpp"
 #include "commands/for_framework.hpp"
 #include "core/cmake_cache.hpp"
+#include "export/formats.hpp"
 #include "platform/platform.hpp"
 #include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -28,6 +30,12 @@ void warn_stale_builds(Context& ctx, const Activation& a) {
 
 void run_use(Context& ctx, const std::string& spec) {
     auto shell = integration_shell("use");
+    // A module of cudaenv's loaded here keeps its own record of what it
+    // changed: `use` over it would leave `module unload` and `deactivate` undoing each other.
+    if (auto module = exporting::loaded_cudaenv_module(ctx.env()))
+        throw Error("the module " + str::visible(*module) + " (written by `cudaenv export`) is loaded in this shell; "
+                        "`cudaenv use` over it would leave `module unload` and `cudaenv deactivate` undoing each other",
+                    "run `module unload " + str::visible(*module) + "` first, then `cudaenv use " + spec + "`");
     auto plan = ctx.plan_for(spec);
     // When the spec matched more than one install: which one, why, and the others' exact specs.
     for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
@@ -35,7 +43,7 @@ void run_use(Context& ctx, const std::string& spec) {
     for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
     if (plan.folders)
         if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
-    std::cout << render(*shell, plan.changes);
+    std::cout << render(*shell, plan.diff);
 }
 
 }  // namespace

@@ -72,28 +72,32 @@ std::optional<State> read_state(const EnvReader& env) {
     return st;
 }
 
-// The changes that store `st` in the environment in place of `before`.
-void write_state(const State& st, const State& before, const EnvReader& env, std::vector<EnvChange>& out) {
+void put_state(EnvDiff& out, const std::string& name, std::optional<std::string> value) {
+    out.edits.push_back({name, EnvOp::state, std::move(value)});
+}
+
+// The edits that store `st` in the environment in place of `before`.
+void write_state(const State& st, const State& before, const EnvReader& env, EnvDiff& out) {
     std::string meta = "v2";
     for (const auto& name : st.order) meta += ";" + name + (st.saved.at(name) ? "=+" : "=-");
     for (const auto& [name, v] : st.last_set) meta += ";~" + name;
     auto put = [&](const std::string& name, const std::optional<std::string>& value) {
-        if (env(name) != value) out.push_back({name, value});
+        if (env(name) != value) put_state(out, name, value);
     };
     for (const auto& name : st.order) put(was_name(name), st.saved.at(name));
     for (const auto& [name, v] : st.last_set) put(set_name(name), v);
     for (const auto& [name, v] : before.last_set)
         if (!st.last_set.count(name)) put(set_name(name), std::nullopt);
-    out.push_back({state_var, meta});
+    put_state(out, state_var, meta);
 }
 
-// The changes that remove every trace of the state.
-void clear_state(const State& st, const EnvReader& env, std::vector<EnvChange>& out) {
+// The edits that remove every trace of the state.
+void clear_state(const State& st, const EnvReader& env, EnvDiff& out) {
     for (const auto& name : st.order)
-        if (env(was_name(name))) out.push_back({was_name(name), std::nullopt});
+        if (env(was_name(name))) put_state(out, was_name(name), std::nullopt);
     for (const auto& [name, v] : st.last_set)
-        if (env(set_name(name))) out.push_back({set_name(name), std::nullopt});
-    out.push_back({state_var, std::nullopt});
+        if (env(set_name(name))) put_state(out, set_name(name), std::nullopt);
+    put_state(out, state_var, std::nullopt);
 }
 
 // A list variable restored after the user changed it since `use`: the
@@ -221,8 +225,8 @@ bool set_by_cudaenv(const EnvReader& env, const std::string& name) {
     return value && valid_env_name(name) && env(set_name(name)) == value;
 }
 
-std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
-                                const OwnedEntry& owned, PathStyle style) {
+EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
+                 const OwnedEntry& owned, PathStyle style) {
     const State before = read_state(env).value_or(State{});
     State st = before;
     std::vector<std::string> lists = {"PATH"};
@@ -253,12 +257,18 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
         if (auto it = st.saved.find(name); it != st.saved.end()) return it->second;
         return env(name);
     };
-    std::map<std::string, std::optional<std::string>> target;
-    std::vector<std::string> names;
-    auto want = [&](const std::string& name, std::optional<std::string> value) {
-        if (!target.count(name)) names.push_back(name);
-        target[name] = std::move(value);
+    EnvDiff diff;
+    std::map<std::string, size_t> at;  // name -> its edit
+    auto want = [&](const std::string& name, std::optional<std::string> value, EnvOp op) -> EnvEdit& {
+        auto [it, fresh] = at.try_emplace(name, diff.edits.size());
+        if (fresh) diff.edits.push_back({name, op});
+        auto& e = diff.edits[it->second];
+        e.op = op;
+        e.value = std::move(value);
+        return e;
     };
+    // A list that stays unset: part of the intent, nothing to apply or restore.
+    std::vector<std::string> intent_only;
 
     for (const auto& var : lists) {
         if (!pair) {
@@ -266,61 +276,70 @@ std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::s
             auto cur = env(var);
             auto last = st.last_set.find(var);
             if (last != st.last_set.end() && cur && *cur != last->second)
-                want(var, merge_back(*cur, last->second, original(var), style));
+                want(var, merge_back(*cur, last->second, original(var), style), EnvOp::restore);
             else
-                want(var, original(var));
+                want(var, original(var), EnvOp::restore);
             continue;
         }
-        const auto& dirs = var == "PATH" ? pair->path_dirs : pair->lib_dirs;
-        auto cur = env(var).value_or("");
-        auto value = rewrite_path_list(cur, dirs, owned, style);
-        if (value.empty() && !env(var) && !st.saved.count(var)) continue;  // leave an unset variable unset
-        want(var, value);
+        auto cur = env(var);
+        auto edit = edit_path_list(cur.value_or(""), var == "PATH" ? pair->path_dirs : pair->lib_dirs, owned, style);
+        // An empty list is unset, never set empty: POSIX reads an empty PATH as the current folder.
+        std::optional<std::string> value;
+        if (!edit.value.empty()) value = std::move(edit.value);
+        if (!value && !cur && !st.saved.count(var)) intent_only.push_back(var);
+        auto& e = want(var, std::move(value), EnvOp::prepend);
+        e.prepended = std::move(edit.prepended);
+        e.removed = std::move(edit.removed);
     }
     if (pair) {
-        want("CUDA_PATH", pair->cuda_root);
-        want("CUDA_HOME", pair->cuda_root);
-        want("CUDNN_PATH", pair->cudnn_root);
-        want("CUDNN_HOME", pair->cudnn_root);
-        want("CUDACXX", pair->nvcc);
-        want("CUDAToolkit_ROOT", pair->cuda_root);
+        auto set_or_unset = [&](const std::string& name, const std::optional<std::string>& v) {
+            want(name, v, v ? EnvOp::set : EnvOp::unset);
+        };
+        set_or_unset("CUDA_PATH", pair->cuda_root);
+        set_or_unset("CUDA_HOME", pair->cuda_root);
+        set_or_unset("CUDNN_PATH", pair->cudnn_root);
+        set_or_unset("CUDNN_HOME", pair->cudnn_root);
+        set_or_unset("CUDACXX", pair->nvcc);
+        set_or_unset("CUDAToolkit_ROOT", pair->cuda_root);
         for (const auto& [name, value] : pair->defaults)
-            if (!original(name)) want(name, value);  // never over a value the user set
+            if (!original(name)) want(name, value, EnvOp::fallback);  // never over a value the user set
         if (style == PathStyle::windows)
-            want("CUDA_PATH_V" + std::to_string(pair->cuda_version.major()) + "_" +
-                     std::to_string(pair->cuda_version.minor()),
-                 pair->cuda_root);
+            set_or_unset("CUDA_PATH_V" + std::to_string(pair->cuda_version.major()) + "_" +
+                             std::to_string(pair->cuda_version.minor()),
+                         pair->cuda_root);
     }
-    want("CUDAENV_VERSION", spec);
+    want("CUDAENV_VERSION", spec, EnvOp::set);
 
-    if (style == PathStyle::windows && target["PATH"] && utf16_length(*target["PATH"]) > cmd_path_limit)
-        throw Error("the new PATH would be " + std::to_string(utf16_length(*target["PATH"])) +
+    if (const auto* path = diff.find("PATH");
+        style == PathStyle::windows && path && path->value && utf16_length(*path->value) > cmd_path_limit)
+        throw Error("the new PATH would be " + std::to_string(utf16_length(*path->value)) +
                         " characters; cmd.exe ignores a PATH longer than 8191",
                     "remove entries you no longer need from PATH, then try again");
 
     // Variables touched by an earlier `use` but not by this one go back to how they were.
     for (const auto& name : st.order)
-        if (!target.count(name)) want(name, st.saved.at(name));
+        if (!at.count(name)) want(name, st.saved.at(name), EnvOp::restore);
 
-    std::vector<EnvChange> out;
-    for (const auto& name : names) {
-        if (!st.saved.count(name)) {
-            st.saved[name] = env(name);
-            st.order.push_back(name);
+    for (auto& e : diff.edits) {
+        const auto cur = env(e.name);
+        e.changed = e.value != cur;
+        if (std::find(intent_only.begin(), intent_only.end(), e.name) != intent_only.end()) continue;
+        if (!st.saved.count(e.name)) {
+            st.saved[e.name] = cur;
+            st.order.push_back(e.name);
         }
-        if (target[name] != env(name)) out.push_back({name, target[name]});
         // What cudaenv set, so a later `deactivate` can tell a value the user set since.
-        if (name != "CUDAENV_VERSION" && target[name]) st.last_set[name] = *target[name];
-        else st.last_set.erase(name);
+        if (e.name != "CUDAENV_VERSION" && e.value) st.last_set[e.name] = *e.value;
+        else st.last_set.erase(e.name);
     }
-    write_state(st, before, env, out);
-    return out;
+    write_state(st, before, env, diff);
+    return diff;
 }
 
-std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style) {
+EnvDiff plan_deactivate(const EnvReader& env, PathStyle style) {
     auto st = read_state(env);
     if (!st) return {};
-    std::vector<EnvChange> out;
+    EnvDiff out;
     for (const auto& name : st->order) {
         std::optional<std::string> value = st->saved.at(name);
         auto last = st->last_set.find(name);
@@ -330,7 +349,7 @@ std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style) {
             if (!is_list_var(name)) value = cur;
             else if (cur) value = merge_back(*cur, last->second, value, style);
         }
-        if (value != cur) out.push_back({name, value});
+        if (value != cur) out.edits.push_back({name, EnvOp::restore, value});
     }
     clear_state(*st, env, out);
     return out;
@@ -348,20 +367,23 @@ void apply_changes(EnvBlock& env, const std::vector<EnvChange>& changes, PathSty
 }
 
 EnvBlock Activation::applied_to(EnvBlock env, PathStyle style) const {
-    apply_changes(env, changes, style);
+    apply_changes(env, diff.changes(), style);
     return env;
 }
 
 std::string Activation::json() const {
-    nlohmann::json set = nlohmann::json::object();
+    nlohmann::json set = nlohmann::json::object(), prepend = nlohmann::json::object();
     auto unset = nlohmann::json::array();
-    for (const auto& c : changes) {
-        if (c.value) set[c.name] = *c.value;
-        else unset.push_back(c.name);
+    for (const auto& e : diff.edits) {
+        if (e.op == EnvOp::prepend) prepend[e.name] = e.prepended;
+        if (!e.changed) continue;
+        if (e.value) set[e.name] = *e.value;
+        else unset.push_back(e.name);
     }
     // JSON holds only UTF-8: a byte that is not (a variable of the caller's
     // environment may hold one) is written as U+FFFD rather than failing.
-    return nlohmann::json{{"set", set}, {"unset", unset}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json{{"prepend", prepend}, {"set", set}, {"unset", unset}}.dump(
+        2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 namespace {
@@ -391,11 +413,10 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
         }
     }
     a.pair = std::move(pair);
-    a.changes = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+    a.diff = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
     // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
-    if (!a.notes.empty() && std::none_of(a.changes.begin(), a.changes.end(),
-                                         [](const EnvChange& c) { return c.name == "NVCC_CCBIN" && c.value; }))
-        a.notes.clear();
+    const auto* ccbin = a.diff.find("NVCC_CCBIN");
+    if (!a.notes.empty() && !(ccbin && ccbin->changed && ccbin->value)) a.notes.clear();
     return a;
 }
 

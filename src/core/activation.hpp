@@ -1,6 +1,6 @@
 #pragma once
-// What `use` and `deactivate` change, as a list of variable assignments that
-// a shell backend renders. Pure: reads the environment through a callback.
+// What `use` and `deactivate` change, as one EnvDiff (core/env_diff.hpp) that
+// every renderer draws. Pure: reads the environment through a callback.
 //
 // PATH (and LD_LIBRARY_PATH on Linux): every entry that belongs to a known
 // toolkit/cuDNN or a usual CUDA install place is removed, the pair's folders
@@ -16,17 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/env_diff.hpp"
 #include "core/pathlist.hpp"
 #include "core/pairs.hpp"
 #include "core/spec.hpp"
 
 namespace cudaenv {
-
-struct EnvChange {
-    std::string name;
-    std::optional<std::string> value;  // nullopt: unset
-    bool operator==(const EnvChange&) const = default;
-};
 
 using EnvReader = std::function<std::optional<std::string>(const std::string&)>;
 using OwnedEntry = std::function<bool(const std::string&)>;
@@ -55,18 +50,20 @@ PairEnv pair_env(const DetectedPair& pair, const std::string& spec);
 // ([A-Za-z_][A-Za-z0-9_]*, at most 64 characters).
 bool valid_env_name(std::string_view n);
 
-// Changes that activate `pair` (nullopt: "system", the environment as it was
-// before any `use`, with CUDAENV_VERSION=system). Throws Error when the
-// resulting PATH would exceed cmd's limit under Windows semantics.
-std::vector<EnvChange> plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
+// What activating `pair` does (nullopt: "system", the environment as it was
+// before any `use`, with CUDAENV_VERSION=system): the pair's intent, each
+// edit with its value in `env`, and the state `deactivate` needs. Throws
+// Error when the resulting PATH would exceed cmd's limit under Windows
+// semantics.
+EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style);
 
 // True when `name` holds the value `use` last set in this session, so not a
 // value of the user's (doctor and check say whose a NVCC_CCBIN is).
 bool set_by_cudaenv(const EnvReader& env, const std::string& name);
 
-// Changes that undo every `use` of this session; empty when none is active.
-std::vector<EnvChange> plan_deactivate(const EnvReader& env, PathStyle style);
+// What undoes every `use` of this session (restores and state); empty when none is active.
+EnvDiff plan_deactivate(const EnvReader& env, PathStyle style);
 
 // True when a PATH entry belongs to a known install: below one of `roots`,
 // or in a usual CUDA place (/usr/local/cuda, /usr/local/cuda-12.6, /opt/cuda12, ...\CUDA\v*,
@@ -94,7 +91,7 @@ struct Activation {
     std::string full_spec;              // the pair's full spec ("12.6.3+9.8.0"), "system"
     std::optional<Pair> pair;           // nullopt for system
     std::optional<DetectedPair> folders;
-    std::vector<EnvChange> changes;
+    EnvDiff diff;
     // What cudaenv chose on the user's behalf (a host compiler), for `use` to say on stderr.
     std::vector<std::string> notes;
     // When the spec matched more than one install: which one it took, why,
@@ -105,7 +102,8 @@ struct Activation {
 
     // The environment block `env` with this activation applied.
     EnvBlock applied_to(EnvBlock env, PathStyle style) const;
-    // {"set": {...}, "unset": [...]}, two-space indented.
+    // {"prepend": {...}, "set": {...}, "unset": [...]}, two-space indented:
+    // what is set and unset in this environment, and each list's folders put first.
     std::string json() const;
 };
 

@@ -21,7 +21,10 @@ namespace {
 //   count, (variable, "=value" or "-")...  the environment reads, in order
 //   count, (path, stamp)...                 the stamps
 //   the result (put_result below).
-constexpr std::string_view kind = "cudaenv activation cache 2";
+// Version 3 keeps the activation's whole intent (EnvDiff) in the checksummed
+// records of version 2 (which kept the changes only); a file of an earlier
+// version reads as empty.
+constexpr std::string_view kind = "cudaenv activation cache 3";
 constexpr size_t max_file_bytes = 4u << 20;
 
 using Reads = std::vector<std::pair<std::string, std::optional<std::string>>>;
@@ -82,8 +85,13 @@ void put_result(std::vector<std::string>& out, const Activation& a) {
     } else {
         out.push_back("system");
     }
-    out.push_back(std::to_string(a.changes.size()));
-    for (const auto& c : a.changes) out.insert(out.end(), {c.name, opt_field(c.value)});
+    out.push_back(std::to_string(a.diff.edits.size()));
+    for (const auto& e : a.diff.edits) {
+        out.insert(out.end(), {e.name, std::to_string(static_cast<int>(e.op)), opt_field(e.value), flag(e.changed)});
+        if (e.op != EnvOp::prepend) continue;
+        put_strings(out, e.prepended);
+        put_strings(out, e.removed);
+    }
     put_strings(out, a.notes);
     put_strings(out, a.choice);
 }
@@ -123,12 +131,19 @@ Activation take_result(records::Fields& f, const std::string& spec) {
     } else if (what != "system") {
         throw std::out_of_range("record: bad result");
     }
-    a.changes.resize(take_count(f));
-    for (auto& c : a.changes) {
-        c.name = f.str();
+    a.diff.edits.resize(take_count(f));
+    for (auto& e : a.diff.edits) {
+        e.name = f.str();
         // Rendered into shell code unquoted: a name planning could not make is damage.
-        if (!valid_env_name(c.name)) throw std::out_of_range("record: bad variable name");
-        c.value = take_opt(f);
+        if (!valid_env_name(e.name)) throw std::out_of_range("record: bad variable name");
+        auto op = f.number();
+        if (op < 0 || op > static_cast<int>(EnvOp::state)) throw std::out_of_range("record: bad operation");
+        e.op = static_cast<EnvOp>(op);
+        e.value = take_opt(f);
+        e.changed = take_flag(f);
+        if (e.op != EnvOp::prepend) continue;
+        e.prepended = take_strings(f);
+        e.removed = take_strings(f);
     }
     a.notes = take_strings(f);
     a.choice = take_strings(f);

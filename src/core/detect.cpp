@@ -7,6 +7,7 @@
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv {
 
@@ -63,7 +64,7 @@ std::optional<Version> cudnn_version_from_header(const std::string& text) {
 }
 
 std::optional<Version> cuda_version_from_version_json(const std::string& text) {
-    auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    auto j = parse_json(text);
     if (j.is_discarded() || !j.is_object()) return std::nullopt;
     auto cuda = j.find("cuda");
     if (cuda == j.end() || !cuda->is_object()) return std::nullopt;

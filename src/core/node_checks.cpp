@@ -12,6 +12,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv {
 
@@ -110,7 +111,7 @@ std::vector<NodeCheck> read_checks(const fs::path& file) {
     std::vector<NodeCheck> out;
     auto text = fsx::read_file(file);
     if (!text) return out;
-    auto j = nlohmann::json::parse(*text, nullptr, false);
+    auto j = parse_json(*text);
     if (j.is_discarded() || !j.is_object() || !j.contains("pairs") || !j["pairs"].is_array()) return out;
     for (const auto& e : j["pairs"]) out.push_back(NodeCheck::from_json(e));
     return out;

@@ -144,6 +144,14 @@ Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord
     return pair;
 }
 
+std::string unique_spec(const Pair& pair, Store& store) {
+    const auto pairs = all_pairs(store);
+    const auto names = unique_specs(pairs, store);
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (pairs[i].same_as(pair)) return names[i];
+    return pair.spec();
+}
+
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store) {
     return matching_toolkits(spec, store.toolkits());
 }

@@ -33,6 +33,8 @@ std::vector<std::string> origin_names(const fs::path& folder, bool managed);
 // exactly that pair among `pairs` with the store's pins (the full versions,
 // then an origin on the toolkit, the cuDNN, or both).
 std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& store);
+// The one of `pair` (its full spec when the store does not list it).
+std::string unique_spec(const Pair& pair, Store& store);
 
 // Every toolkit that `spec`'s CUDA part matches, in the order selection takes them.
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store);

@@ -75,24 +75,31 @@ bool path_entry_under(std::string_view entry, std::string_view root, PathStyle s
     return under(path_entry_key(entry, style), path_entry_key(root, style), '\\');
 }
 
-std::string rewrite_path_list(std::string_view current, const std::vector<std::string>& prepend,
-                              const std::function<bool(const std::string&)>& owned, PathStyle style) {
-    std::vector<std::string> out;
+PathListEdit edit_path_list(std::string_view current, const std::vector<std::string>& prepend,
+                            const std::function<bool(const std::string&)>& owned, PathStyle style) {
+    PathListEdit r;
     auto already = [&](const std::string& e) {
-        for (const auto& o : out)
+        for (const auto& o : r.prepended)
             if (same_path_entry(o, e, style)) return true;
         return false;
     };
     for (const auto& p : prepend)
-        if (!already(p)) out.push_back(p);
+        if (!p.empty() && !already(p)) r.prepended.push_back(p);
+    std::vector<std::string> out = r.prepended;
     for (auto& e : split_path_list(current, style)) {
-        if (!e.empty() && owned(e)) continue;
-        bool is_prepended = false;
-        for (const auto& p : prepend)
-            if (!e.empty() && same_path_entry(p, e, style)) is_prepended = true;
-        if (!is_prepended) out.push_back(std::move(e));
+        if (e.empty() || owned(e)) {
+            r.removed.push_back(std::move(e));
+            continue;
+        }
+        if (!already(e)) out.push_back(std::move(e));
     }
-    return join_path_list(out, style);
+    r.value = join_path_list(out, style);
+    return r;
+}
+
+std::string rewrite_path_list(std::string_view current, const std::vector<std::string>& prepend,
+                              const std::function<bool(const std::string&)>& owned, PathStyle style) {
+    return edit_path_list(current, prepend, owned, style).value;
 }
 
 }  // namespace cudaenv

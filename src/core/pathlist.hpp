@@ -29,7 +29,17 @@ bool same_path_entry(std::string_view a, std::string_view b, PathStyle style);
 bool path_entry_under(std::string_view entry, std::string_view root, PathStyle style);
 
 // The activation rule: drop every entry for which `owned` is true, put
-// `prepend` first (each once), keep every other entry where it was.
+// `prepend` first (each once), keep every other entry where it was. An empty
+// entry is never kept or produced: POSIX reads one as the current folder
+// (the loader would search it for every library, the shell for every
+// program), and a list cudaenv writes never has one.
+struct PathListEdit {
+    std::vector<std::string> prepended;  // `prepend`, each once, less empty ones
+    std::vector<std::string> removed;    // entries of `current` taken out: owned ones and empty ones
+    std::string value;
+};
+PathListEdit edit_path_list(std::string_view current, const std::vector<std::string>& prepend,
+                            const std::function<bool(const std::string&)>& owned, PathStyle style);
 std::string rewrite_path_list(std::string_view current, const std::vector<std::string>& prepend,
                               const std::function<bool(const std::string&)>& owned, PathStyle style);
 

@@ -1,11 +1,9 @@
 #include "core/setup_host.hpp"
 
-#include <fstream>
-#include <random>
-
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/user_file.hpp"
 
 namespace cudaenv {
 
@@ -13,40 +11,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_bytes(const fs::path& file, std::string_view text, std::ios::openmode mode) {
-    std::ofstream out(file, std::ios::binary | mode);
-    if (!out) throw Error("cannot write '" + fsx::to_utf8(file) + "'", "check its permissions and its folder's");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) throw Error("cannot write '" + fsx::to_utf8(file) + "' (disk full?)");
-}
-
 class RealSetupHost final : public SetupHost {
 public:
+    // What is at a profile path, and the writes: the one writer of files
+    // outside the store (util/user_file.hpp), which writes through links and
+    // keeps a file's mode, owner and hard links.
     FileState inspect(const fs::path& path) override {
-        std::error_code ec;
+        auto t = fsx::inspect_target(path);
         FileState st;
-        auto link = fs::symlink_status(path, ec);
-        if (ec || link.type() == fs::file_type::not_found) return st;
-        st.target = path;
-        if (link.type() == fs::file_type::symlink) {
-            auto target = fs::canonical(path, ec);
-            if (ec) {
-                st.kind = Kind::dangling_link;
-                std::error_code ec2;
-                auto to = fs::read_symlink(path, ec2);
-                st.target = ec2 ? path : (to.is_absolute() ? to : path.parent_path() / to);
-                return st;
-            }
-            st.target = target;
+        st.target = t.path;
+        switch (t.kind) {
+            case fsx::TargetKind::absent: st.target.clear(); break;
+            case fsx::TargetKind::file:
+                st.kind = Kind::file;
+                st.read_only = t.read_only;
+                break;
+            case fsx::TargetKind::dangling_link: st.kind = Kind::dangling_link; break;
+            default: st.kind = Kind::other;
         }
-        auto s = fs::status(st.target, ec);
-        if (ec || s.type() != fs::file_type::regular) {
-            st.kind = Kind::other;
-            return st;
-        }
-        st.kind = Kind::file;
-        st.read_only = (s.permissions() & fs::perms::owner_write) == fs::perms::none;
         return st;
     }
 
@@ -56,34 +38,9 @@ public:
         return *text;
     }
 
-    void rewrite(const fs::path& file, std::string_view text) override {
-        std::error_code ec;
-        auto perms = fs::status(file, ec).permissions();
-        auto links = fs::hard_link_count(file, ec);
-        if (ec || links > 1) {
-            // Other names share this file (a hard link): write in place, so
-            // every name keeps seeing the same file.
-            write_bytes(file, text, std::ios::trunc);
-            return;
-        }
-        // Otherwise through a temporary file renamed over it: a crash leaves
-        // the old profile or the new one, never half of one.
-        std::random_device rd;
-        auto tmp = file;
-        tmp += ".cudaenv-tmp" + std::to_string(rd() % 1000000);
-        try {
-            write_bytes(tmp, text, std::ios::trunc);
-            fs::permissions(tmp, perms, ec);
-            fs::rename(tmp, file, ec);
-            if (ec) throw Error("cannot replace '" + fsx::to_utf8(file) + "': " + ec.message());
-        } catch (...) {
-            std::error_code ignored;
-            fs::remove(tmp, ignored);
-            throw;
-        }
-    }
+    void rewrite(const fs::path& file, std::string_view text) override { fsx::write_user_file(file, text); }
 
-    void create(const fs::path& file, std::string_view text) override { write_bytes(file, text, std::ios::trunc); }
+    void create(const fs::path& file, std::string_view text) override { fsx::write_user_file(file, text); }
 
     void remove_file(const fs::path& file) override {
         std::error_code ec;

@@ -1,11 +1,13 @@
 #pragma once
-// `cudaenv export` formats: one table, one writer per format. Writers take
-// the pairs' variables (export/vars) and write files only through
-// write_file_atomic, after checking that every file they would replace is
-// one they wrote before.
+// `cudaenv export` formats: one table, one file per format family
+// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp). Each format renders
+// the pair's intent (export/vars: one EnvDiff per pair) and writes files only
+// through util/user_file, after checking that every file it would replace is
+// one it wrote before.
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "export/vars.hpp"
@@ -24,7 +26,11 @@ enum class Target { stream_or_file, folder, presets_file };
 // What a format's consumer can carry inside a value, and which of a pair's
 // values the format writes.
 enum class Carries { printable, no_line_breaks };
-enum class Writes { pair, whole_environment };
+enum class Writes {
+    pair,               // the pair's intent: prepends as prepends, the pair's values
+    pair_whole_lists,   // the pair's values, search-path lists in full as planned here (CMake presets)
+    whole_environment,  // every value as planned in the caller's environment (env files)
+};
 
 struct Format {
     const char* name;
@@ -34,7 +40,13 @@ struct Format {
     Writes writes;
     // Why a value it cannot carry is refused: what its consumer would do.
     const char* consumer_reads;
-    // Returns the text for stdout (empty when everything went to files).
+    // Beyond `carries`: why the consumers would read `value` back otherwise
+    // (nullopt: they read it exactly). May be null.
+    std::optional<std::string> (*misread)(std::string_view value, PathStyle style);
+    // The text for one pair: a modulefile, a preset, an env-file block.
+    std::string (*render)(const PairVars& pair, const Options& opts);
+    // Writes `pairs` where `opts` say; returns the text for stdout (empty
+    // when everything went to files).
     std::string (*write)(const std::vector<PairVars>& pairs, const Options& opts);
 };
 
@@ -50,9 +62,25 @@ std::string write(const Format& f, const std::vector<PairVars>& pairs, const Opt
 // The module version of a pair: "11.8.89-cudnn8.9.7", or "11.8.89" without cuDNN.
 std::string module_version(const PairVars& p);
 
+// `existing` (a CMakeUserPresets.json's text, "" for none) with the
+// configure, build and test presets of `pairs` merged in, every byte outside
+// cudaenv's own presets kept; `version` at least. Throws Error for a file
+// cudaenv must not rewrite (not JSON, a duplicate key, beyond the limits, a
+// preset of the same name it did not write). `file` names it in errors.
+std::string merge_presets(const std::string& existing, const std::vector<PairVars>& pairs, long long version,
+                          PathStyle style, const std::filesystem::path& file);
+
+// A modulefile written by `export lmod|tcl` that Lmod or Environment Modules
+// has loaded in this environment (_LMFILES_, the loaded files, with
+// LOADEDMODULES' name for it): its name, or nullopt. `cudaenv use` over such
+// a module would leave `module unload` and `deactivate` undoing each other.
+std::optional<std::string> loaded_cudaenv_module(const EnvReader& env);
+
 // Quoting, exposed for the unit tests.
 std::string lua_quote(const std::string& s);
 std::string tcl_quote(const std::string& s);
-std::string dotenv_value(const std::string& s);
+// A dotenv value as written (plain: every consumer reads it as it is), or
+// why a consumer would read it otherwise.
+std::optional<std::string> dotenv_misread(std::string_view value, PathStyle style);
 
 }  // namespace cudaenv::exporting

@@ -6,6 +6,8 @@
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/user_file.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::exporting {
 
@@ -16,7 +18,7 @@ namespace {
 nlohmann::ordered_json read_spec(const fs::path& file) {
     auto text = fsx::read_file(file);
     if (!text) return nullptr;
-    return nlohmann::ordered_json::parse(*text, nullptr, false);
+    return parse_ordered_json(*text);
 }
 
 bool ours(const nlohmann::ordered_json& j) {
@@ -89,10 +91,14 @@ void write_kernel(const KernelSpec& k) {
     j["argv"] = {k.cudaenv, "exec", k.spec, "--", k.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"};
     j["display_name"] = k.display_name;
     j["language"] = "python";
+    if (!k.env.empty()) {
+        j["env"] = nlohmann::ordered_json::object();
+        for (const auto& [name, value] : k.env) j["env"][name] = value;
+    }
     j["metadata"] = {{"cudaenv", {{"spec", k.spec}, {"python", k.python}}}, {"debugger", true}};
     fs::create_directories(folder, ec);
     if (ec) throw Error("cannot create '" + fsx::to_utf8(folder) + "': " + ec.message());
-    fsx::write_file_atomic(file, j.dump(1) + "\n");
+    fsx::write_user_file(file, j.dump(1) + "\n");
 }
 
 std::vector<KernelSpec> list_kernels(const fs::path& dir) {
@@ -104,10 +110,16 @@ std::vector<KernelSpec> list_kernels(const fs::path& dir) {
         KernelSpec k;
         k.name = fsx::to_utf8(entry.path().filename());
         k.dir = dir;
-        k.display_name = j.value("display_name", "");
-        k.spec = j["metadata"]["cudaenv"].value("spec", "");
-        k.python = j["metadata"]["cudaenv"].value("python", "");
-        if (j["argv"].is_array() && !j["argv"].empty() && j["argv"][0].is_string()) k.cudaenv = j["argv"][0];
+        // A kernel.json is the user's file: a field of another type reads as empty.
+        auto text = [](const nlohmann::ordered_json& obj, const char* key) {
+            return obj.is_object() && obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : "";
+        };
+        const auto& meta = j["metadata"]["cudaenv"];
+        k.display_name = text(j, "display_name");
+        k.spec = text(meta, "spec");
+        k.python = text(meta, "python");
+        if (j.contains("argv") && j["argv"].is_array() && !j["argv"].empty() && j["argv"][0].is_string())
+            k.cudaenv = j["argv"][0];
         out.push_back(k);
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
@@ -119,6 +131,11 @@ void remove_kernel(const fs::path& dir, const std::string& name) {
     auto folder = dir / fsx::from_utf8(name);
     auto file = folder / "kernel.json";
     std::error_code ec;
+    for (const auto& p : {folder, file})
+        if (fs::is_symlink(p, ec))
+            throw Error("'" + fsx::to_utf8(p) + "' is a link to '" + fsx::to_utf8(fs::read_symlink(p, ec)) +
+                            "'; removing the kernelspec through it would delete what it points to, so it was left as it was",
+                        "remove the link itself: rm '" + fsx::to_utf8(p) + "'");
     if (!fs::exists(file, ec))
         throw Error("no kernelspec '" + name + "' in " + fsx::to_utf8(dir), "see `cudaenv kernel list`");
     if (!ours(read_spec(file)))

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/activation.hpp"
@@ -26,16 +27,24 @@ std::filesystem::path kernels_dir(const EnvReader& env, const std::optional<std:
 void check_kernel_name(const std::string& name);
 
 struct KernelSpec {
+    // `spec`: the exact pair (the unique spec `list` shows), so a cuDNN added
+    // later does not change what the kernel runs with.
     std::string name, display_name, spec, python, cudaenv;
     std::filesystem::path dir;
+    // Set for the kernel ("env" in kernel.json): the store and system store
+    // when they are not where cudaenv looks by default (CUDAENV_ROOT, CUDAENV_SYSTEM_ROOT).
+    std::vector<std::pair<std::string, std::string>> env;
 };
 
-// Writes <dir>/<name>/kernel.json; refuses to replace a kernelspec cudaenv did not write.
+// Writes <dir>/<name>/kernel.json (through links, util/user_file); refuses
+// to replace a kernelspec cudaenv did not write.
 void write_kernel(const KernelSpec& k);
 // cudaenv's kernelspecs in `dir`.
 std::vector<KernelSpec> list_kernels(const std::filesystem::path& dir);
 // Removes kernel.json of a kernelspec cudaenv wrote (and the folder when
-// nothing else is left in it); refuses any other.
+// nothing else is left in it); refuses any other, and a kernel folder or
+// kernel.json that is a link (removing through it would delete what it
+// points to).
 void remove_kernel(const std::filesystem::path& dir, const std::string& name);
 
 }  // namespace cudaenv::exporting

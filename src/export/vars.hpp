@@ -1,10 +1,10 @@
 #pragma once
-// The variables an exported file sets for one pair, taken from the same
-// activation plan `cudaenv env` prints (core/activation), so every format
-// follows whatever that plan holds. This is the one place export reads it.
+// What an exported file sets for one pair: the activation's intent
+// (core/env_diff.hpp), planned through the one activation path `cudaenv env`
+// takes (core/activation), against the caller's environment. This is the one
+// place export asks for it.
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/activation.hpp"
@@ -20,16 +20,15 @@ struct PairVars {
     std::string cuda_root;   // CUDA_PATH
     std::string cuda_version, cudnn_version;  // cudnn_version empty: none
     std::optional<std::string> last_check;    // "pass: ..." from checks.toml
-    // Plain variables, in plan order (CUDA_PATH, CUDNN_PATH, CUDAENV_VERSION, ...).
-    std::vector<std::pair<std::string, std::string>> set;
-    // List variables (PATH, LD_LIBRARY_PATH): the entries the plan puts first.
-    std::vector<std::pair<std::string, std::vector<std::string>>> prepend;
-    // Variables the plan unsets (CUDNN_PATH for a pair without cuDNN).
-    std::vector<std::string> unset;
-    // The whole plan against the caller's environment, as `cudaenv env SPEC
-    // --json` prints it (for formats that cannot prepend: dotenv, github-env).
-    std::vector<std::pair<std::string, std::string>> here;
-    // The value of a set variable, if the plan sets it.
+    // What activating the pair does, as `cudaenv env SPEC` plans it here.
+    // Formats draw its pair intent (is_pair_intent: set, unset, prepend); a
+    // format that writes a whole environment draws each such edit's value in
+    // the caller's environment (PATH in full, as `env --json` gives it).
+    EnvDiff diff;
+
+    // The pair's intent, in order: what every format draws.
+    std::vector<const EnvEdit*> intent() const;
+    // The value of a variable the pair sets.
     std::optional<std::string> get(const std::string& name) const;
 };
 
@@ -37,7 +36,7 @@ struct PairVars {
 // for a spec that matches nothing. Duplicates are dropped.
 std::vector<Pair> select_pairs(Store& store, const std::vector<std::string>& specs, bool all);
 
-// What activating `pair` sets, independent of the caller's environment.
+// What activating `pair` does, planned in the environment `env` reads.
 PairVars pair_vars(Store& store, const Pair& pair, const EnvReader& env, PathStyle style);
 
 }  // namespace cudaenv::exporting

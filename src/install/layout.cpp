@@ -8,6 +8,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::install {
 
@@ -95,7 +96,7 @@ std::map<std::string, ComponentInfo> read_version_json_components(const fs::path
     std::map<std::string, ComponentInfo> out;
     auto text = fsx::read_file(toolkit_dir / "version.json", 1 << 20);
     if (!text) return out;
-    auto j = nlohmann::json::parse(*text, nullptr, false);
+    auto j = parse_json(*text);
     if (!j.is_object()) return out;
     for (const auto& [key, v] : j.items()) {
         if (key == "cuda" || !v.is_object()) continue;

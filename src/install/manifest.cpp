@@ -6,6 +6,7 @@
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "util/json_text.hpp"
 
 namespace cudaenv::install {
 
@@ -49,6 +50,8 @@ Artifact read_artifact(const json& j, const std::string& where, const std::strin
 Manifest Manifest::parse(const std::string& text, const std::string& source, const std::string& label_hint,
                          const std::string& product_hint) {
     json root;
+    if (auto why = check_json_limits(text))
+        throw Error(source + ": not a manifest cudaenv reads: " + *why, "the mirror serves something else");
     try {
         root = json::parse(text);
     } catch (const json::parse_error& e) {

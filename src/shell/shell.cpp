@@ -6,10 +6,11 @@
 
 namespace cudaenv {
 
-std::string render(const Shell& shell, const std::vector<EnvChange>& changes) {
+std::string render(const Shell& shell, const EnvDiff& diff) {
     std::string out;
-    for (const auto& c : changes) {
-        out += c.value ? shell.set_var(c.name, *c.value) : shell.unset_var(c.name);
+    for (const auto& e : diff.edits) {
+        if (!e.changed) continue;
+        out += e.value ? shell.set_var(e.name, *e.value) : shell.unset_var(e.name);
         out += '\n';
     }
     return out;

@@ -1,6 +1,6 @@
 #pragma once
 // One backend per shell behind this interface. Commands never write shell
-// syntax themselves: they hand EnvChanges to render(), and every value goes
+// syntax themselves: they hand an EnvDiff to render(), and every value goes
 // through the backend's quote(), which follows that shell's own rules.
 #include <memory>
 #include <span>
@@ -40,8 +40,9 @@ public:
     virtual std::string completion_script() const = 0;
 };
 
-// The code that applies `changes`, one statement per line.
-std::string render(const Shell& shell, const std::vector<EnvChange>& changes);
+// The code that applies what `diff` changes in the environment it was
+// planned in, one statement per line.
+std::string render(const Shell& shell, const EnvDiff& diff);
 
 // Backends, one file each; the shell table (shells.hpp) names them.
 std::unique_ptr<Shell> make_bash();

@@ -308,7 +308,10 @@ Report analyse(const Records& records, const Input& input) {
     bool any_driver = false;
     for (const auto& lib : rep.libraries) any_driver = any_driver || lib.origin.kind == origin::Kind::driver;
     rep.mismatch = !rep.problems.empty() || !rep.warnings.empty();
-    if (rep.libraries.empty()) rep.verdict = "the program loaded no CUDA library";
+    if (rep.processes.empty())
+        rep.verdict = "no process of the command reported to the audit library, so what it loaded is not known "
+                      "(a static or setuid program ignores LD_AUDIT)";
+    else if (rep.libraries.empty()) rep.verdict = "the program loaded no CUDA library";
     else if (!input.pair) rep.verdict = "traced without a pair (system): where each library came from is listed above";
     else if (rep.problems.empty())
         rep.verdict = "all CUDA libraries came from " + rep.spec + (any_driver ? " (and the driver)" : "");
@@ -326,21 +329,24 @@ std::string render_text(const Report& rep, int exit_code, const std::string& sig
     out += "cudaenv trace: " + rep.spec + ": ";
     if (!signal_name.empty()) out += "the command was killed by " + signal_name + " (exit status " + std::to_string(exit_code) + ")\n";
     else out += "the command exited with status " + std::to_string(exit_code) + "\n";
+    // Names and paths below are what the traced programs' own loaders
+    // reported: control characters in them are shown escaped.
+    if (!rep.libraries.empty()) out += "  (processes and paths as the traced programs reported them)\n";
     for (const auto& p : rep.processes) {
         std::vector<const Library*> mine;
         for (const auto& l : rep.libraries)
             if (l.load.pid == p.pid) mine.push_back(&l);
         if (mine.empty()) continue;
-        out += "  process " + std::to_string(p.pid) + " (" + (p.argv0.empty() ? p.exe : p.argv0) + ")\n";
+        out += "  process " + std::to_string(p.pid) + " (" + str::visible(p.argv0.empty() ? p.exe : p.argv0) + ")\n";
         for (const auto* l : mine) {
-            out += std::string("    ") + (l->ok ? "  " : "! ") + l->name + (l->version.empty() ? "" : " " + l->version) +
-                   "  " + l->load.path + "\n";
-            out += "        from " + l->origin.where + (l->why.empty() ? "" : "; " + l->why) + "\n";
+            out += std::string("    ") + (l->ok ? "  " : "! ") + str::visible(l->name) +
+                   (l->version.empty() ? "" : " " + str::visible(l->version)) + "  " + str::visible(l->load.path) + "\n";
+            out += "        from " + str::visible(l->origin.where) + (l->why.empty() ? "" : "; " + str::visible(l->why)) + "\n";
         }
     }
-    out += "verdict: " + rep.verdict + "\n";
-    for (const auto& p : rep.problems) out += "  - " + p + "\n";
-    for (const auto& w : rep.warnings) out += "warning: " + w + "\n";
+    out += "verdict: " + str::visible(rep.verdict) + "\n";
+    for (const auto& p : rep.problems) out += "  - " + str::visible(p) + "\n";
+    for (const auto& w : rep.warnings) out += "warning: " + str::visible(w) + "\n";
     return out;
 }
 

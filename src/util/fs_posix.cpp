@@ -10,21 +10,12 @@
 #include <random>
 
 #include "util/error.hpp"
+#include "util/fd_posix.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv::fsx {
 
 namespace {
-
-struct Fd {
-    int fd = -1;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd() {
-        if (fd >= 0) ::close(fd);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-};
 
 ReadStatus status_of(int err) {
     switch (err) {

@@ -144,6 +144,20 @@ std::string visible(std::string_view s) {
     return out;
 }
 
+std::optional<std::u32string> utf8_code_points(std::string_view s) {
+    std::u32string out;
+    for (size_t i = 0; i < s.size();) {
+        size_t n = utf8_length(s, i);
+        if (n == 0) return std::nullopt;
+        auto c = static_cast<unsigned char>(s[i]);
+        char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+        for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        out += cp;
+        i += n;
+    }
+    return out;
+}
+
 bool has_control(std::string_view s, bool line_breaks_only) {
     for (char ch : s) {
         auto c = static_cast<unsigned char>(ch);

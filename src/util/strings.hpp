@@ -1,5 +1,6 @@
 #pragma once
 // String helpers; knows nothing of CUDA.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
 // other character is kept as it is (a backslash too: Windows paths stay
 // readable).
 std::string visible(std::string_view s);
+// The code points of UTF-8 text; nullopt when `s` is not UTF-8 (overlong
+// forms and surrogates included).
+std::optional<std::u32string> utf8_code_points(std::string_view s);
 // Whether `s` has a control character (C0 or DEL); with `line_breaks_only`,
 // whether it has CR or LF.
 bool has_control(std::string_view s, bool line_breaks_only = false);

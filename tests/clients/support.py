@@ -28,6 +28,12 @@ exit 1
 """
 
 
+def empty_entry(value):
+    """A search-path list with an empty entry (the current folder to the loader and
+    the shells, issue 29.2): empty, or a leading, trailing or doubled ':'."""
+    return value == "" or value.startswith(":") or value.endswith(":") or "::" in value
+
+
 def make_toolkit(root, full):
     """bin/nvcc, version.json, include/cuda_runtime.h (+ _api.h), lib64/libcudart.so*."""
     major, minor, patch = full.split(".")
@@ -94,6 +100,13 @@ class Pairs:
 
     def cleanup(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def finish(self):
+        """Removes the temp folder, or keeps it and says where with CUDAENV_TEST_KEEP=1."""
+        if os.environ.get("CUDAENV_TEST_KEEP"):
+            print("kept", self.tmp)
+        else:
+            self.cleanup()
 
 
 class Checks:

@@ -1,14 +1,17 @@
-"""cudaenv export: dotenv and github-env read back by real parsers (bash for
-GitHub's NAME<<DELIMITER syntax, python-dotenv where installed), and the bad
-input every format must refuse cleanly: a file where a folder belongs, a
-folder that cannot be written, a spec that matches nothing, an unknown format."""
+"""cudaenv export: dotenv and github-env read back by real parsers (GitHub's
+NAME<<DELIMITER rules, python-dotenv's default interpolating reading, docker's
+--env-file rules), and the bad input every format must refuse cleanly: a file
+where a folder belongs, a folder that cannot be written, a spec that matches
+nothing, an unknown format. A value some dotenv consumer would read back
+otherwise (a `${` python-dotenv expands, a backslash systemd unescapes) is
+refused with the reason, nothing written (issue 29.5)."""
 import argparse
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import Checks, Pairs  # noqa: E402
+from support import Checks, Pairs, make_toolkit  # noqa: E402
 
 
 def parse_github_env(text):
@@ -30,6 +33,21 @@ def parse_github_env(text):
         else:
             name, value = line.split("=", 1)
             out[name] = value
+    return out
+
+
+def parse_docker_env(raw):
+    """docker run --env-file: the file must be UTF-8; each line left-trimmed;
+    blank lines and lines starting with # skipped; NAME=value with the value
+    taken literally (quotes and all)."""
+    text = raw.decode("utf-8")  # docker refuses a file that is not UTF-8
+    out = {}
+    for line in text.split("\n"):
+        line = line.lstrip()
+        if not line or line.startswith("#"):
+            continue
+        name, value = line.split("=", 1)
+        out[name.lstrip()] = value
     return out
 
 
@@ -56,25 +74,37 @@ def main():
         # dotenv: a marked block, the rest of the file kept, re-export replaces the block
         de = os.path.join(p.tmp, ".env")
         open(de, "w").write("# mine\nMY_VAR=1\n")
-        for spec in ("12.4", "11.8"):
+        for spec in ("11.8+none", "11.8"):
             r = p.run("export", "dotenv", spec, "-o", de)
             c.eq(r.returncode, 0, "dotenv %s: %s" % (spec, r.stderr))
         text = open(de).read()
         c.true(text.startswith("# mine\nMY_VAR=1\n"), "dotenv keeps the user's lines")
         c.eq(text.count(">>> cudaenv export"), 1, "one cudaenv block after two exports")
-        try:
-            from dotenv import dotenv_values  # python-dotenv, VS Code's format
-            vals = dict(dotenv_values(de, interpolate=False))
-            vals.pop("MY_VAR", None)
-            c.eq(vals, want, "python-dotenv reads the values back")
-        except ImportError:
-            print("python-dotenv not installed: skipped its read-back")
-        # docker --env-file reads plain values literally: every line NAME=value
-        for line in text.split("\n"):
-            if line and not line.startswith("#"):
-                name, value = line.split("=", 1)
-                if name in want and '"' not in value:
-                    c.eq(value, want[name], "dotenv %s is literal" % name)
+        # python-dotenv as VS Code's python.envFile reads it: interpolating ${...}.
+        from dotenv import dotenv_values
+        vals = dict(dotenv_values(de))
+        vals.pop("MY_VAR", None)
+        c.eq(vals, want, "python-dotenv's default reading gives the values back exactly")
+        vals = parse_docker_env(open(de, "rb").read())
+        vals.pop("MY_VAR", None)
+        c.eq(vals, want, "docker's --env-file rules give the values back exactly")
+
+        # Values a consumer would read otherwise: refused with the reason, the file untouched.
+        before = open(de).read()
+        r = p.run("export", "dotenv", "12.4", "-o", de)  # its folder holds a backslash
+        c.true(r.returncode != 0 and "backslash" in r.stderr and "systemd" in r.stderr
+               and "nothing was written" in r.stderr, "a backslash refused: %r" % r.stderr)
+        dollar = os.path.join(p.tmp, "b${HOME}x", "cuda-13.0")
+        make_toolkit(dollar, "13.0.88")
+        r = p.run("add", dollar)
+        c.eq(r.returncode, 0, "add a toolkit in b${HOME}x: %s" % r.stderr)
+        r = p.run("export", "dotenv", "13.0", "-o", de)
+        c.true(r.returncode != 0 and "${" in r.stderr and "python-dotenv" in r.stderr and "b${HOME}x" in r.stderr,
+               "a ${ refused, the folder named: %r" % r.stderr)
+        c.eq(open(de).read(), before, "the .env is untouched")
+        r = p.run("export", "github-env", "13.0")
+        c.eq(r.returncode, 0, "github-env carries ${ (the runner does not expand it): %s" % r.stderr)
+        c.eq(parse_github_env(r.stdout).get("CUDA_PATH"), dollar, "github-env reads ${ back exactly")
 
         # bad input
         moddir = os.path.join(p.tmp, "mods")

@@ -179,7 +179,8 @@ def run_script(body, cwd=None, env=None, auto_switch=False, load=True):
 
 
 def start_path():
-    # bash also gets an empty entry (the current folder), which must survive.
+    # bash also gets an empty entry (the current folder): a pair's PATH never has one
+    # (issue 29.2), and deactivate gives it back with the rest, byte for byte.
     extra = ":" if ARGS.shell == "bash" else ""
     return ":".join(["/usr/local/bin", UNRELATED, "/usr/local/cuda-10.0/bin", "/usr/bin", UNRELATED,
                      "/bin"]) + extra
@@ -207,10 +208,11 @@ class ShellTests(unittest.TestCase):
         self.assertEqual(env.get("CUDNN_HOME"), cudnn)
         path = entries(env["PATH"])
         self.assertEqual(path[0], os.path.join(toolkit, "bin"))
-        # Every other entry keeps its order, duplicates and empty ones included;
-        # only usual CUDA places (and the other pair) are gone.
-        kept = [e for e in entries(before["env"]["PATH"]) if not e.startswith("/usr/local/cuda")]
+        # Every other entry keeps its order, duplicates included; only usual CUDA
+        # places (and the other pair) are gone, and empty entries (the current folder).
+        kept = [e for e in entries(before["env"]["PATH"]) if e and not e.startswith("/usr/local/cuda")]
         self.assertEqual(path[1:], kept)
+        self.assertNotIn("", path)
         ld = entries(env["LD_LIBRARY_PATH"])
         self.assertEqual(ld[:2], [os.path.join(toolkit, "lib64"), os.path.join(cudnn, "lib")])
         old_ld = before["env"].get("LD_LIBRARY_PATH")
@@ -264,6 +266,12 @@ class ShellTests(unittest.TestCase):
     def test_use_switch_deactivate_ld_set(self):
         before = self.switch_and_back("/opt/my libs:/usr/lib/extra:/opt/my libs")
         self.assertEqual(before["env"]["LD_LIBRARY_PATH"], "/opt/my libs:/usr/lib/extra:/opt/my libs")
+
+    def test_use_switch_deactivate_ld_empty(self):
+        # An empty LD_LIBRARY_PATH must not become "<lib64>:<cudnn>:" (an empty entry is
+        # the current folder to the loader, issue 29.2); assert_pair checks there is none.
+        before = self.switch_and_back("")
+        self.assertEqual(before["env"].get("LD_LIBRARY_PATH", ""), "")
 
     def test_use_restores_variables_set_before(self):
         d = self.d

@@ -53,12 +53,17 @@ def shell_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def main():
+def engine_args():
+    """--cudaenv and --engine (lmod or tcl); with the export format that engine reads."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cudaenv", required=True)
     ap.add_argument("--engine", choices=["lmod", "tcl"], required=True)
     args = ap.parse_args()
-    fmt = "lmod" if args.engine == "lmod" else "tcl"
+    return args, "lmod" if args.engine == "lmod" else "tcl"
+
+
+def main():
+    args, fmt = engine_args()
     c = Checks()
     p = Pairs(args.cudaenv, prefix="cudaenv-modules-")
     try:
@@ -156,10 +161,7 @@ module load cuda; d load_default
         same("load_a0", A0)
         same("load_default", B)
     finally:
-        if not os.environ.get("CUDAENV_TEST_KEEP"):
-            p.cleanup()
-        else:
-            print("kept", p.tmp)
+        p.finish()
     return c.done("modules_" + args.engine)
 
 

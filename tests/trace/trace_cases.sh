@@ -271,6 +271,71 @@ closed_fd)
     lib_is libcudart.so.12 .origin pair
     [ "$(cat "$T/mine")" = "loader: 1 of 1 loaded" ] || fail "the program's own fd 100 got: $(cat "$T/mine")"
     ;;
+json_file)
+    # --json=FILE that cannot be written is refused before the command runs
+    # (it would leave a marker), creates no folder, and a failure to write
+    # after the command keeps the command's exit status (issue 28.8).
+    setup
+    mkdir "$T/folder"
+    run 1 "$BIN" trace $PAIR --json="$T/folder" -- touch "$T/ran"
+    has "$ERR" "cudaenv: error:"
+    [ ! -e "$T/ran" ] || fail "the command ran although its report could not be written"
+    run 1 "$BIN" trace $PAIR --json="$T/no/such/dir/r.json" -- touch "$T/ran"
+    [ ! -e "$T/ran" ] || fail "the command ran for a report in a missing folder"
+    [ ! -e "$T/no" ] || fail "--json created a folder"
+    if [ "$(id -u)" != 0 ]; then
+        mkdir "$T/ro" && chmod 555 "$T/ro"
+        run 1 "$BIN" trace $PAIR --json="$T/ro/r.json" -- touch "$T/ran"
+        [ ! -e "$T/ran" ] || fail "the command ran for a report in a read-only folder"
+    fi
+    # A full disk after the command: the command's status stays, the failure is said.
+    run 3 "$BIN" trace $PAIR --json=/dev/full -- "$PROGS/trace_loader" /no/such.so
+    has "$ERR" "the JSON report was not written"
+    [ -c /dev/full ] || fail "/dev/full is no longer a device"
+    # Through a link: the link's target gets the report, the link stays.
+    ln -s "$T/report-target.json" "$T/report.json"
+    : >"$T/report-target.json"
+    run 0 "$BIN" trace $PAIR --json="$T/report.json" -- "$PROGS/trace_loader" libcudart.so.12
+    [ -L "$T/report.json" ] || fail "the report link was replaced"
+    jq_is "$(cat "$T/report-target.json")" '.libraries[0].origin' pair
+    ;;
+long_tmpdir)
+    # A TMPDIR of ~1000 characters still gets its records (issue 28.8).
+    setup
+    long=$T/$(printf 'd%.0s' $(seq 1 200))/$(printf 'e%.0s' $(seq 1 200))/$(printf 'f%.0s' $(seq 1 200))/$(printf 'g%.0s' $(seq 1 200))/$(printf 'h%.0s' $(seq 1 200))
+    mkdir -p "$long"
+    TMPDIR=$long run 0 "$BIN" trace $PAIR --json -- "$PROGS/trace_loader" libcudart.so.12
+    OUT=$(sed -n '/^{/,$p' "$T/out")
+    lib_is libcudart.so.12 .origin pair
+    hasnt "$ERR" "loaded no CUDA library"
+    ;;
+control_chars)
+    # Control bytes in a traced program's name and paths reach the terminal escaped.
+    setup
+    esc=$(printf 'evil\033[31mred')
+    ln -s "$PROGS/trace_loader" "$T/$esc"
+    run 0 "$BIN" trace $PAIR -- "$T/$esc" libcudart.so.12
+    has "$ERR" 'evil\x1b[31mred'
+    grep -q $'\033' "$T/err" && fail "a raw ESC reached the report"
+    has "$ERR" "as the traced programs reported them"
+    ;;
+sigterm)
+    # SIGTERM to trace goes to the command, then trace reports and removes its records folder.
+    setup
+    export TMPDIR=$T/tmp
+    mkdir -p "$TMPDIR"
+    "$BIN" trace $PAIR -- bash -c 'echo $$ >"$0"; exec sleep 60' "$T/child.pid" >"$T/out" 2>"$T/err" &
+    tracer=$!
+    for _ in $(seq 1 100); do [ -s "$T/child.pid" ] && break; sleep 0.1; done
+    child=$(cat "$T/child.pid")
+    kill -TERM "$tracer"
+    wait "$tracer"
+    rc=$?
+    [ "$rc" = 143 ] || fail "trace exited $rc after SIGTERM, wanted 143 (the command's)"
+    kill -0 "$child" 2>/dev/null && fail "the command $child was orphaned"
+    [ -z "$(ls -A "$TMPDIR")" ] || fail "records left: $(ls -A "$TMPDIR")"
+    has "$(cat "$T/err")" "killed by SIGTERM"
+    ;;
 *) fail "unknown case $CASE" ;;
 esac
 echo "ok [$CASE]"

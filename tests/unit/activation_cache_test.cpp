@@ -87,6 +87,7 @@ struct Fixture {
         Store s(root);
         return plan_activation(s, *Spec::parse(spec), reader(), as.value_or(style));
     }
+    void apply(const EnvDiff& diff) { apply(diff.changes()); }
     void apply(const std::vector<EnvChange>& changes) {
         for (const auto& c : changes) {
             if (c.value) vars[c.name] = *c.value;
@@ -100,7 +101,7 @@ struct Fixture {
 void check_same(const Activation& kept, const Activation& planned) {
     CHECK(kept.spec == planned.spec);
     CHECK(kept.full_spec == planned.full_spec);
-    CHECK(kept.changes == planned.changes);
+    CHECK(kept.diff == planned.diff);
     CHECK(kept.notes == planned.notes);
     CHECK(kept.choice == planned.choice);
     REQUIRE(kept.pair.has_value() == planned.pair.has_value());
@@ -148,7 +149,7 @@ TEST_CASE("activation cache: asked again, the same answer without planning") {
         CHECK(f.plan("12.6+9.8").kept);  // each spec its own record
     }
     SUBCASE("after `use`: the next plan reads the state `use` left, and is kept for that environment") {
-        f.apply(first.changes);
+        f.apply(first.diff);
         auto second = f.plan("12.6+9.8");
         CHECK_FALSE(second.kept);
         CHECK(f.plan("12.6+9.8").kept);
@@ -257,6 +258,22 @@ TEST_CASE("activation cache: a damaged, foreign or unwritable cache is no cache"
         CHECK_FALSE(a.kept);
         check_same(a, first);
     }
+    // The kept file with one byte at `what` + `offset` changed to `to`: planned again.
+    auto planned_again_with = [&](const std::string& what, size_t offset, char to) {
+        auto text = good;
+        auto at = text.rfind(what);
+        REQUIRE(at != std::string::npos);
+        text[at + offset] = to;
+        write(f.file(), text);
+        auto a = f.plan("12.6+9.8");
+        CHECK_FALSE(a.kept);
+        check_same(a, first);
+    };
+    SUBCASE("a file of the formats before the EnvDiff (cache 1 and 2): nothing kept, planned again") {
+        planned_again_with("cudaenv activation cache 3", 25, '2');
+        CHECK(f.plan("12.6+9.8").kept);  // written anew in the new format
+    }
+    SUBCASE("an edit's operation out of range: planned again") { planned_again_with("15:CUDAENV_VERSION1:0", 20, '9'); }
     SUBCASE("a variable name that is shell code is never handed to a shell") {
         auto text = good;
         auto at = text.rfind("15:CUDAENV_VERSION");

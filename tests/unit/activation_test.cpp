@@ -30,6 +30,7 @@ struct Env {
             else vars.erase(c.name);
         }
     }
+    void apply(const EnvDiff& diff) { apply(diff.changes()); }
     std::optional<std::string> get(const std::string& n) const {
         auto it = vars.find(n);
         return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
@@ -123,7 +124,7 @@ TEST_CASE("plan_use") {
         auto pair = posix_pair("/store/toolkits/12.6.3", "12.6.3", std::nullopt);
         env.apply(plan_use(pair, "12.6", env.reader(), owned(P), P));
         auto again = plan_use(pair, "12.6", env.reader(), owned(P), P);
-        for (const auto& c : again) CHECK(c.name == state_var);
+        for (const auto& c : again.changes()) CHECK(c.name == state_var);
     }
     SUBCASE("windows: CUDA_PATH_V<maj>_<min>, no LD_LIBRARY_PATH") {
         Env env;
@@ -180,9 +181,9 @@ TEST_CASE("plan_use") {
 TEST_CASE("plan_deactivate") {
     SUBCASE("nothing active: no changes") {
         Env env = posix_original();
-        CHECK(plan_deactivate(env.reader(), P).empty());
+        CHECK(plan_deactivate(env.reader(), P).edits.empty());
         env.vars[state_var] = "garbage";
-        CHECK(plan_deactivate(env.reader(), P).empty());
+        CHECK(plan_deactivate(env.reader(), P).edits.empty());
     }
     SUBCASE("use then deactivate restores every variable byte for byte") {
         Env env = posix_original();
@@ -307,7 +308,7 @@ TEST_CASE("plan_deactivate") {
         const auto before = env.vars;
         auto changes = plan_use(std::nullopt, "system", env.reader(), owned(P), P);
         env.apply(changes);
-        for (const auto& c : changes) CHECK((c.name == "CUDAENV_VERSION" || c.name.starts_with("__CUDAENV_")));
+        for (const auto& c : changes.changes()) CHECK((c.name == "CUDAENV_VERSION" || c.name.starts_with("__CUDAENV_")));
         env.apply(plan_deactivate(env.reader(), P));
         CHECK(env.vars == before);
     }
@@ -450,7 +451,13 @@ TEST_CASE("apply_changes: names by each OS's rule") {
 
 TEST_CASE("Activation: applied_to and json") {
     Activation a;
-    a.changes = {{"CUDA_PATH", "/t"}, {"CUDNN_PATH", std::nullopt}};
-    CHECK(a.applied_to({{"CUDNN_PATH", "/c"}, {"HOME", "/h"}}, P) == EnvBlock{{"HOME", "/h"}, {"CUDA_PATH", "/t"}});
-    CHECK(a.json() == "{\n  \"set\": {\n    \"CUDA_PATH\": \"/t\"\n  },\n  \"unset\": [\n    \"CUDNN_PATH\"\n  ]\n}");
+    a.diff.edits = {{"CUDA_PATH", EnvOp::set, "/t"},
+                    {"CUDNN_PATH", EnvOp::unset, std::nullopt},
+                    {"PATH", EnvOp::prepend, "/t/bin:/bin", {"/t/bin"}, {"/old/bin"}},
+                    {"CUDA_HOME", EnvOp::set, "/t", {}, {}, false}};
+    CHECK(a.applied_to({{"CUDNN_PATH", "/c"}, {"HOME", "/h"}}, P) ==
+          EnvBlock{{"HOME", "/h"}, {"CUDA_PATH", "/t"}, {"PATH", "/t/bin:/bin"}});
+    CHECK(a.json() ==
+          "{\n  \"prepend\": {\n    \"PATH\": [\n      \"/t/bin\"\n    ]\n  },\n  \"set\": {\n    \"CUDA_PATH\": \"/t\",\n"
+          "    \"PATH\": \"/t/bin:/bin\"\n  },\n  \"unset\": [\n    \"CUDNN_PATH\"\n  ]\n}");
 }

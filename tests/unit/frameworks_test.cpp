@@ -130,9 +130,23 @@ TEST_CASE("export quoting") {
     CHECK(lua_quote("a\"b\\c\nd") == "\"a\\\"b\\\\c\\nd\"");
     CHECK(lua_quote("工具 a'b$c") == "\"工具 a'b$c\"");
     CHECK(tcl_quote("x $HOME [exec rm] {a} \"q\" \\") == "\"x \\$HOME \\[exec rm\\] \\{a\\} \\\"q\\\" \\\\\"");
-    CHECK(dotenv_value("/opt/cuda 12/bin") == "/opt/cuda 12/bin");
-    CHECK(dotenv_value("a\"b$c") == "\"a\\\"b$c\"");
-    CHECK(dotenv_value(" lead") == "\" lead\"");
+}
+
+TEST_CASE("dotenv_misread: values every consumer reads back as written (issue 29.5)") {
+    using namespace cudaenv::exporting;
+    constexpr auto P = PathStyle::posix;
+    for (const char* ok : {"/opt/cuda 12/bin", "a\"b$c", "工具 a'b$c`d%e", "x#y", "$HOME/x", "t\tab", "a $ b"}) {
+        CAPTURE(ok);
+        CHECK_FALSE(dotenv_misread(ok, P));
+    }
+    for (const char* bad : {" lead", "trail\t", "\"q", "'q", "/b${HOME}x", "a #b", "a\u3000#b", "x\xff",
+                            "end\u3000", "c:\\x"}) {
+        CAPTURE(bad);
+        CHECK(dotenv_misread(bad, P));
+    }
+    // Windows paths keep their backslashes: systemd is not among Windows' consumers.
+    CHECK_FALSE(dotenv_misread("C:\\Program Files\\CUDA\\v12.4", PathStyle::windows));
+    CHECK(dotenv_misread("/b${HOME}x", P)->find("python-dotenv") != std::string::npos);
 }
 
 TEST_CASE("check_kernel_name") {

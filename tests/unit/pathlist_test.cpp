@@ -114,11 +114,23 @@ TEST_CASE("rewrite_path_list") {
         CHECK(rewrite_path_list("/a:/x/bin:/b:/x/bin/", {"/x/bin", "/x/bin/"}, owned_none, P) == "/x/bin:/a:/b");
         CHECK(rewrite_path_list("C:\\a;c:/X/BIN;C:\\b", {"C:\\x\\bin"}, owned_none, W) == "C:\\x\\bin;C:\\a;C:\\b");
     }
-    SUBCASE("keeps empty entries, duplicates of other entries and their bytes") {
+    SUBCASE("keeps duplicates of other entries and their bytes; never an empty entry (issue 29.2)") {
         auto owned_none = [](const std::string&) { return false; };
-        CHECK(rewrite_path_list("/a::/a:/b/", {"/p"}, owned_none, P) == "/p:/a::/a:/b/");
+        CHECK(rewrite_path_list("/a::/a:/b/", {"/p"}, owned_none, P) == "/p:/a:/a:/b/");
         CHECK(rewrite_path_list("C:\\a;;\"C:\\x;y\";C:\\a", {"C:\\p"}, owned_none, W) ==
-              "C:\\p;C:\\a;;\"C:\\x;y\";C:\\a");
+              "C:\\p;C:\\a;\"C:\\x;y\";C:\\a");
+        // A trailing or leading separator is an empty entry too (the current folder).
+        CHECK(rewrite_path_list("/a:", {"/p"}, owned_none, P) == "/p:/a");
+        CHECK(rewrite_path_list(":/a", {"/p"}, owned_none, P) == "/p:/a");
+        CHECK(rewrite_path_list(":", {"/p"}, owned_none, P) == "/p");
+        CHECK(rewrite_path_list("/a", {"", "/p"}, owned_none, P) == "/p:/a");
+    }
+    SUBCASE("edit_path_list says what it put first and what it took out") {
+        auto e = edit_path_list("/usr/bin::/store/12.4/bin:/store/12.6/bin", {"/store/12.6/bin", "/store/12.6/bin/"},
+                                owned_posix, P);
+        CHECK(e.prepended == std::vector<std::string>{"/store/12.6/bin"});
+        CHECK(e.removed == std::vector<std::string>{"", "/store/12.4/bin", "/store/12.6/bin"});
+        CHECK(e.value == "/store/12.6/bin:/usr/bin");
     }
     SUBCASE("empty or unset current list") {
         CHECK(rewrite_path_list("", {"/p", "/q"}, owned_posix, P) == "/p:/q");

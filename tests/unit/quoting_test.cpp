@@ -151,9 +151,9 @@ std::optional<std::vector<std::optional<std::string>>> set_and_read(const std::s
                                                                     const std::string& exe,
                                                                     const std::vector<std::string>& names,
                                                                     const std::vector<std::string>& values) {
-    std::vector<EnvChange> changes;
-    for (size_t i = 0; i < values.size(); ++i) changes.push_back({names[i], values[i]});
-    return run_and_read(shell_name, exe, render(*make_shell(shell_name), changes), names);
+    EnvDiff diff;
+    for (size_t i = 0; i < values.size(); ++i) diff.edits.push_back({names[i], EnvOp::set, values[i]});
+    return run_and_read(shell_name, exe, render(*make_shell(shell_name), diff), names);
 }
 
 void check_shell(const std::string& shell_name, const std::string& exe) {
@@ -308,8 +308,8 @@ TEST_CASE("use then deactivate rendered for the real shells") {
             auto it = env.find(n);
             return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
         };
-        auto apply = [&](const std::vector<EnvChange>& changes) {
-            for (const auto& c : changes) {
+        auto apply = [&](const EnvDiff& diff) {
+            for (const auto& c : diff.changes()) {
                 if (c.value) env[c.name] = *c.value;
                 else env.erase(c.name);
             }
@@ -456,8 +456,10 @@ TEST_CASE("cmd quoting by rule") {
         CHECK(got->first == "CUDNN_PATH");
         CHECK(got->second.empty());
     }
-    SUBCASE("render: one line per change") {
-        auto out = render(*cmd, {{"A", "1"}, {"B", std::nullopt}});
+    SUBCASE("render: one line per change, nothing for an edit that changes nothing") {
+        EnvDiff diff;
+        diff.edits = {{"A", EnvOp::set, "1"}, {"B", EnvOp::unset}, {"C", EnvOp::set, "same", {}, {}, false}};
+        auto out = render(*cmd, diff);
         CHECK(out == "set \"A=1\"\nset \"B=\"\n");
     }
 }

@@ -261,7 +261,7 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
     EnvGuard state(state_var, std::nullopt);
 
     Context ctx;
-    auto plan = ctx.plan_for("11.8").changes;
+    auto plan = ctx.plan_for("11.8").diff.changes();
     auto value = [&](const std::string& name) -> std::optional<std::string> {
         for (const auto& c : plan)
             if (c.name == name) return c.value;
@@ -283,7 +283,7 @@ TEST_CASE("use/env on Windows: PATH with ';', case-insensitive removal, quoted e
     SUBCASE("deactivate restores PATH and CUDA_PATH byte for byte") {
         for (const auto& c : plan) c.value ? platform::set_env(c.name, *c.value) : platform::unset_env(c.name);
         auto undo = plan_deactivate(ctx.env(), PathStyle::windows);
-        for (const auto& c : undo) c.value ? platform::set_env(c.name, *c.value) : platform::unset_env(c.name);
+        for (const auto& c : undo.changes()) c.value ? platform::set_env(c.name, *c.value) : platform::unset_env(c.name);
         CHECK(platform::get_env("PATH") == before);
         CHECK(platform::get_env("CUDA_PATH") == "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.6");
         CHECK_FALSE(platform::get_env("CUDA_PATH_V11_8"));
