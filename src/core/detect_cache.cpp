@@ -196,11 +196,12 @@ namespace {
 // per call (docs/performance.md).
 std::string stamp_text(const std::optional<platform::FileStamp>& st) {
     if (!st) return "-";
-    char buf[4 * 17];
+    char buf[4 * 17];  // four 64-bit values in hex and three colons fit
+    char* const end = buf + sizeof buf;
     char* p = buf;
     auto put = [&](unsigned long long v, bool first) {
-        if (!first) *p++ = ':';
-        p = std::to_chars(p, buf + sizeof buf, v, 16).ptr;
+        if (!first && p != end) *p++ = ':';  // the check keeps GCC's -O3 overflow analysis quiet
+        p = std::to_chars(p, end, v, 16).ptr;
     };
     put(static_cast<unsigned long long>(st->mtime_ns), true);
     put(static_cast<unsigned long long>(st->ctime_ns), false);

@@ -19,8 +19,6 @@ std::string canon(const fs::path& p) {
     return s;
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
 }  // namespace
 
 const char* kind_name(Kind k) {

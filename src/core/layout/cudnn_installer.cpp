@@ -1,4 +1,4 @@
-// The Windows cuDNN installer: CUDNN\v9.x\bin\<cuda>\[x64\], include\<cuda>\
+// The Windows cuDNN installer: CUDNN\v9.x\bin\<cuda>\[x64], include\<cuda>
 // (older installers, v9.1-v9.4: one include\ for all), lib\<cuda>\x64\; one
 // build per CUDA subfolder, detected with that subfolder as its variant.
 #include "core/cudalibs.hpp"
