@@ -201,7 +201,9 @@ std::string bundled_line(const std::vector<Library>& libs, const std::vector<Pro
             std::string exe;
             for (const auto& p : procs)
                 if (p.pid == l.load.pid) exe = p.exe;
-            bool torch = l.load.requester.find("/torch/") != std::string::npos || l.origin.package == "torch";
+            const auto& req = l.load.requester;  // a Windows path has backslashes
+            bool torch = req.find("/torch/") != std::string::npos || req.find("\\torch\\") != std::string::npos ||
+                         l.origin.package == "torch";
             who = torch ? "torch" : base_name(l.load.requester.empty() ? exe : l.load.requester);
         }
         if (fam == origin::Family::cudnn) {

@@ -31,6 +31,14 @@ using namespace cudaenv;
 
 namespace {
 
+// Wine (where CI runs these tests) leaves parts of Windows' security model
+// out: a NO_ACCESS_CONTROL descriptor string and the owner of a folder
+// created with an explicit owner. Those checks need real Windows.
+bool under_wine() {
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    return ntdll && GetProcAddress(ntdll, "wine_get_version");
+}
+
 std::wstring wide(const std::string& s) {
     int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
     std::wstring w(static_cast<size_t>(n), L'\0');
@@ -317,6 +325,10 @@ TEST_CASE("trust_of_descriptor: who besides the owner may change a folder (Windo
               std::vector<std::string>{"'C:\\ProgramData\\cudaenv' can be changed by BUILTIN\\Users"});
     }
     SUBCASE("no access list at all: everyone") {
+        if (under_wine()) {
+            MESSAGE("skipped under Wine: it does not build a NO_ACCESS_CONTROL descriptor");
+            return;
+        }
         auto t = judge(L"O:BAD:NO_ACCESS_CONTROL");
         CHECK(t.writers == std::vector<std::string>{"Everyone (it has no access list)"});
     }
@@ -338,7 +350,8 @@ TEST_CASE("create_admin_dir: the system store's own access list, nothing inherit
     auto t = platform::path_trust(dir);
     REQUIRE(t.exists);
     CHECK(t.writers.empty());
-    CHECK(t.owner_admin);
+    if (under_wine()) MESSAGE("owner not checked under Wine: it keeps the creating user as the owner");
+    else CHECK(t.owner_admin);
     CHECK_NOTHROW(platform::create_admin_dir(dir));  // there already: left as it is
 }
 
