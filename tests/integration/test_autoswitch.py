@@ -376,22 +376,25 @@ class AutoSwitchTests(unittest.TestCase):
             fh.truncate(50 << 20)
         d = Dialect(ARGS.shell)
         s = Session(ARGS.shell, d.load(auto_switch=True), FIX.home)
+        # PowerShell 7 runs the hook when the location changes, not at every
+        # prompt: there, entering the folder again stands for the next prompt.
+        again = d.cd(proj).strip() if ARGS.shell == "pwsh" else ""
         try:
             s.snap("start")
             s.send(d.cd(proj).strip())
             s.snap("inproj")
             for _ in range(3):
-                s.send("")
+                s.send(again)
             s.snap("idle")
             with open(f, "r+b") as fh:  # past the bound: the key must not change
                 fh.seek(40 << 20)
                 fh.write(b"x")
-            s.send("")
+            s.send(again)
             s.snap("far")
             with open(f, "r+b") as fh:  # inside it: the key changes, the hook runs
                 fh.seek(100)
                 fh.write(b"y")
-            s.send("")
+            s.send(again)
             s.snap("near")
         finally:
             s.close()
