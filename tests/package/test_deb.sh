@@ -108,7 +108,7 @@ grep -qx use <<<"$f" && grep -qx uninstall <<<"$f" || fail "fish: cudaenv u<TAB>
 echo "zsh: $z; fish: $(echo $f)"
 
 # trace finds its audit library in the installed private folder.
-login cudaenv trace -- true >"$work/trace.log" 2>&1 || { cat "$work/trace.log"; fail "cudaenv trace, installed"; }
+login cudaenv trace system -- true >"$work/trace.log" 2>&1 || { cat "$work/trace.log"; fail "cudaenv trace, installed"; }
 
 dpkg -r cudaenv >"$work/dpkg-r.log" 2>&1 || { cat "$work/dpkg-r.log"; fail "dpkg -r"; }
 trap - EXIT
