@@ -287,8 +287,11 @@ TEST_CASE("no renderer writes an empty search-path entry (issue 29.2)") {
                                                read_bash(render(*make_shell("bash"), p.diff)).set};
             for (const auto& d : drawn)
                 if (d.count(name)) CHECK_FALSE(has_empty_entry(d.at(name)));
-            for (const auto& entry : read_lmod(render("lmod", p)).prepend[name]) CHECK_FALSE(entry.empty());
-            for (const auto& entry : read_tcl(render("tcl", p)).prepend[name]) CHECK_FALSE(entry.empty());
+            // Named first: a range-for over a member of a temporary reads freed memory (before C++23).
+            auto lmod = read_lmod(render("lmod", p));
+            auto tcl = read_tcl(render("tcl", p));
+            for (const auto& entry : lmod.prepend[name]) CHECK_FALSE(entry.empty());
+            for (const auto& entry : tcl.prepend[name]) CHECK_FALSE(entry.empty());
             for (const char* shell : {"bash", "zsh", "fish", "pwsh"}) {
                 CAPTURE(shell);
                 auto list = shell_list(shell, render(*make_shell(shell), p.diff), name, PathStyle::posix);
