@@ -133,3 +133,24 @@ class Checks:
             print("FAIL", f)
         print("%s: %d passed, %d failed" % (name, self.passed, len(self.failed)))
         return 1 if self.failed else 0
+
+def parse_github_env(text):
+    """GitHub's runner reads NAME=value lines and NAME<<DELIMITER blocks."""
+    out, lines, i = {}, text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line:
+            continue
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delim = line.split("<<", 1)
+            value = []
+            while lines[i] != delim:
+                value.append(lines[i])
+                i += 1
+            i += 1
+            out[name] = "\n".join(value)
+        else:
+            name, value = line.split("=", 1)
+            out[name] = value
+    return out

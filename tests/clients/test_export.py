@@ -11,29 +11,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import Checks, Pairs, make_toolkit  # noqa: E402
+from support import Checks, Pairs, make_toolkit, parse_github_env  # noqa: E402
 
 
-def parse_github_env(text):
-    """GitHub's runner reads NAME=value lines and NAME<<DELIMITER blocks."""
-    out, lines, i = {}, text.split("\n"), 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        if not line:
-            continue
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delim = line.split("<<", 1)
-            value = []
-            while lines[i] != delim:
-                value.append(lines[i])
-                i += 1
-            i += 1
-            out[name] = "\n".join(value)
-        else:
-            name, value = line.split("=", 1)
-            out[name] = value
-    return out
 
 
 def parse_docker_env(raw):

@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients"))
-from support import Checks, Pairs  # noqa: E402
+from support import Checks, Pairs, parse_github_env  # noqa: E402
 from test_modules import environment_modules_prefix, shell_quote  # noqa: E402
 
 CANARY = "cudaenv_canary"
@@ -30,27 +30,6 @@ CR_BASE = "c\r%s\rd" % CANARY
 TAB_BASE = "t\tab \x1b[31mred"
 FORMATS = ("lmod", "tcl", "cmake-presets", "dotenv", "github-env")
 
-
-def parse_github_env(text):
-    """GitHub's runner: NAME=value lines and NAME<<DELIMITER blocks."""
-    out, lines, i = {}, text.split("\n"), 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        if not line:
-            continue
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delim = line.split("<<", 1)
-            value = []
-            while lines[i] != delim:
-                value.append(lines[i])
-                i += 1
-            i += 1
-            out[name] = "\n".join(value)
-        else:
-            name, value = line.split("=", 1)
-            out[name] = value
-    return out
 
 
 def make_canary(tmp):
