@@ -11,11 +11,12 @@ namespace cudaenv::gpu {
 
 namespace {
 
-// The first line; another (an older format) is no cache. Then records:
+// The first line; another (an older format, or answers of an older reader:
+// 3 reads fatbins the linker aligned further apart) is no cache. Then records:
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
 //       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
-constexpr std::string_view header = "cudaenv gpu code cache 2\n";
+constexpr std::string_view header = "cudaenv gpu code cache 3\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));

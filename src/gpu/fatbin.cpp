@@ -43,13 +43,19 @@ std::string hex(uint64_t v) {
     return "0x" + std::string(buf, r.ptr);
 }
 
-bool all_zero(BinaryFile& f, uint64_t at, uint64_t end) {
-    char buf[16] = {};
-    uint64_t n = std::min<uint64_t>(sizeof buf, end - at);
-    if (!f.read(at, buf, n)) return false;
-    for (uint64_t i = 0; i < n; ++i)
-        if (buf[i] != 0) return false;
-    return true;
+// The first byte at or after `at` that is not zero, rounded down to the 8-byte
+// alignment of fatbins; `end` when only zeros follow. The linker pads between
+// fatbins to their own alignment, which can be more than one header long.
+uint64_t skip_zeros(BinaryFile& f, uint64_t at, uint64_t end, uint64_t base) {
+    char buf[4096];
+    while (at < end) {
+        uint64_t n = std::min<uint64_t>(sizeof buf, end - at);
+        if (!f.read(at, buf, n)) return end;
+        for (uint64_t i = 0; i < n; ++i)
+            if (buf[i] != 0) return at + i - (at + i - base) % 8;
+        at += n;
+    }
+    return end;
 }
 
 // The entries of one fatbin, [at, end).
@@ -122,8 +128,11 @@ std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& co
                 at += 8 - (at - offset) % 8;
                 continue;
             }
-            if (all_zero(f, at, end)) return {};  // the section's padding
-            return "the bytes at " + hex(at) + " are not a fatbin header";
+            uint64_t next = skip_zeros(f, at, end, offset);
+            if (next == end) return {};  // the section's padding
+            if (next == at) return "the bytes at " + hex(at) + " are not a fatbin header";
+            at = next;  // padding between two fatbins
+            continue;
         }
         if (h.version != 1 || h.header_size < sizeof h || h.header_size > max_header)
             return "a fatbin header at " + hex(at) + " has version " + std::to_string(h.version) + " and size " +

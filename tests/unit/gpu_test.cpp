@@ -103,6 +103,14 @@ TEST_CASE("fatbin entries: SASS, PTX, suffixed and compressed") {
         CHECK(c.fatbins == 2);
         CHECK(sass_list(c) == "sm_75 sm_86");
     }
+    SUBCASE("fatbins aligned further apart than one header (a linker's larger alignment)") {
+        auto one = fatbin({{2, 75}});
+        auto two = fatbin({{2, 90}, {1, 90, 0x11, 8, 0}});
+        auto c = read_blob(t, one + std::string(4096 + 200, '\0') + two + std::string(64, '\0'));
+        CHECK(c.fatbins == 2);
+        CHECK(sass_list(c) == "sm_75 sm_90");
+        CHECK(ptx_list(c) == "compute_90");
+    }
 }
 
 TEST_CASE("fatbin: bad input is a one-line finding") {
@@ -115,6 +123,10 @@ TEST_CASE("fatbin: bad input is a one-line finding") {
     }
     SUBCASE("garbage after a fatbin") {
         read_blob(t, fatbin({{2, 80}}) + std::string(16, 'G'), &problem);
+        CHECK(problem.find("not a fatbin header") != std::string::npos);
+    }
+    SUBCASE("garbage after padding") {
+        read_blob(t, fatbin({{2, 80}}) + std::string(100, '\0') + std::string(16, 'G'), &problem);
         CHECK(problem.find("not a fatbin header") != std::string::npos);
     }
     SUBCASE("an entry header that claims to be huge") {
