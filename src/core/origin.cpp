@@ -90,6 +90,19 @@ bool in_pair(const PairDirs& p, const fs::path& file, Family fam, const std::vec
 
 }  // namespace
 
+std::string wheel_package(const fs::path& real) {
+    std::vector<std::string> parts;
+    for (const auto& part : real) parts.push_back(fsx::to_utf8(part));
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        auto low = str::to_lower_ascii(parts[i]);
+        if (low != "site-packages" && low != "dist-packages") continue;
+        const auto& pkg = parts[i + 1];
+        if (pkg == "nvidia" && i + 2 < parts.size() - 1) return "nvidia-" + parts[i + 2];
+        return pkg;
+    }
+    return {};
+}
+
 Origin Classifier::classify(const fs::path& path) const {
     Origin o;
     std::error_code ec;
@@ -117,17 +130,10 @@ Origin Classifier::classify(const fs::path& path) const {
             return o;
         }
     o.version.reset();
-    // pip: .../site-packages/<package>/..., NVIDIA's wheels under nvidia/<name>.
-    std::vector<std::string> parts;
-    for (const auto& part : real) parts.push_back(fsx::to_utf8(part));
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
-        auto low = str::to_lower_ascii(parts[i]);
-        if (low != "site-packages" && low != "dist-packages") continue;
-        auto pkg = parts[i + 1];
+    if (auto pkg = wheel_package(real); !pkg.empty()) {
         o.kind = Kind::pip_wheel;
-        if (pkg == "nvidia" && i + 2 < parts.size() - 1) o.package = "nvidia-" + parts[i + 2];
-        else o.package = pkg;
-        o.where = (pkg == "torch" ? std::string("torch's wheel (") : "the pip wheel " + o.package + " (") + folder + ")";
+        o.package = pkg;
+        o.where = (pkg == "torch" ? std::string("torch's wheel (") : "the pip wheel " + pkg + " (") + folder + ")";
         return o;
     }
     // conda: an environment is a folder with conda-meta/ in it.

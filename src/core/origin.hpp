@@ -59,6 +59,11 @@ private:
     std::vector<fs::path> system_dirs_;
 };
 
+// The pip package a file lies in ("nvidia-cudnn", "torch"), from its path:
+// .../site-packages/<package>/..., NVIDIA's wheels under nvidia/<name>; empty
+// outside every site-packages or dist-packages folder.
+std::string wheel_package(const fs::path& real);
+
 // True when `file` lies inside `dir` (both made canonical; case-insensitive on Windows).
 bool under(const fs::path& file, const fs::path& dir);
 

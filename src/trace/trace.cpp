@@ -183,29 +183,52 @@ std::string advice_for(const Library& lib, const Process* proc, const origin::Pa
 
 std::optional<Version> parse_version(const std::string& s) { return Version::parse(s); }
 
-// When a framework loads libraries of its own wheel by absolute path (as
-// torch preloads its nvidia-* wheels), no pair can change what it runs on:
-// the verdict says so first, in one line; the libraries' details follow.
+// Who brought a wheel's library: the package of the library that asked for it
+// ("torch" for torch/lib/libtorch_global_deps.so). Python's ctypes asks on a
+// framework's behalf (torch preloads its nvidia-* wheels with ctypes.CDLL):
+// then it is the framework whose own libraries asked for others in that process.
+std::string framework_of(const Library& l, const std::vector<Library>& libs, const std::vector<Process>& procs) {
+    auto pkg_of = [](const std::string& p) { return p.empty() ? std::string() : origin::wheel_package(fsx::from_utf8(p)); };
+    auto own = pkg_of(l.load.requester);
+    if (!own.empty() && !own.starts_with("nvidia-")) return own;
+    if (base_name(l.load.requester).starts_with("_ctypes"))
+        for (const auto& other : libs) {
+            auto pkg = pkg_of(other.load.requester);
+            if (other.load.pid == l.load.pid && !pkg.empty() && !pkg.starts_with("nvidia-")) return pkg;
+        }
+    if (!l.load.requester.empty()) return base_name(l.load.requester);
+    for (const auto& p : procs)
+        if (p.pid == l.load.pid) return base_name(p.exe);
+    return "the program";
+}
+
+// "a", "a and b", "a, b and c"
+std::string listed(const std::vector<std::string>& v) {
+    if (v.size() < 2) return v.empty() ? std::string() : v[0];
+    return str::join(std::vector<std::string>(v.begin(), v.end() - 1), ", ") + " and " + v.back();
+}
+
+// When a framework loads libraries of its own wheels itself (torch preloads
+// its nvidia-* wheels by absolute path, and its libraries' RPATH finds the
+// rest), no pair can change what it runs on: the verdict says so first, in
+// one line; the libraries' details follow. A wheel counts whether or not
+// cudaenv adopted its folder as a pair.
 std::string bundled_line(const std::vector<Library>& libs, const std::vector<Process>& procs,
                          const origin::PairDirs& pair) {
     std::string who, cudnn_version;
-    bool runtime = false, toolkit = false, cudnn = false, pairs_runtime = false, pairs_cudnn = false;
+    bool runtime = false, toolkit = false, cudnn = false, pairs_runtime = false, pairs_cudnn = false, by_rpath = false;
     for (const auto& l : libs) {
         auto fam = origin::family_of(l.name);
         if (l.origin.kind == origin::Kind::pair) {
             pairs_runtime = pairs_runtime || fam == origin::Family::toolkit;
             pairs_cudnn = pairs_cudnn || fam == origin::Family::cudnn;
         }
-        if (l.origin.kind != origin::Kind::pip_wheel || l.load.how != "absolute") continue;
-        if (who.empty()) {
-            std::string exe;
-            for (const auto& p : procs)
-                if (p.pid == l.load.pid) exe = p.exe;
-            const auto& req = l.load.requester;  // a Windows path has backslashes
-            bool torch = req.find("/torch/") != std::string::npos || req.find("\\torch\\") != std::string::npos ||
-                         l.origin.package == "torch";
-            who = torch ? "torch" : base_name(l.load.requester.empty() ? exe : l.load.requester);
-        }
+        if (l.origin.kind == origin::Kind::pair || origin::wheel_package(fsx::from_utf8(l.real_path)).empty()) continue;
+        bool from_wheel_rpath = l.load.how == "runpath" && !l.load.requester.empty() &&
+                                !origin::wheel_package(fsx::from_utf8(l.load.requester)).empty();
+        if (l.load.how != "absolute" && !from_wheel_rpath) continue;
+        by_rpath = by_rpath || from_wheel_rpath;
+        if (who.empty() && l.load.how == "absolute") who = framework_of(l, libs, procs);
         if (fam == origin::Family::cudnn) {
             cudnn = true;
             if (cudnn_version.empty()) cudnn_version = l.version;
@@ -219,9 +242,10 @@ std::string bundled_line(const std::vector<Library>& libs, const std::vector<Pro
     if (cudnn) what.push_back("cuDNN" + (cudnn_version.empty() ? std::string() : " " + cudnn_version));
     if ((runtime || toolkit) && !pairs_runtime) unused.emplace_back("CUDA libraries");
     if (cudnn && !pairs_cudnn && !pair.cudnn_dirs.empty()) unused.emplace_back("cuDNN");
-    auto line = who + " loads its wheel's " + str::join(what, " and ") + " by absolute path";
+    auto line = who + " loads its wheel's " + listed(what) + (by_rpath ? " by absolute path and RPATH" : " by absolute path");
     if (unused.empty()) return line + ", beside this pair's";  // both: the mixed-release warning follows
-    return line + "; this pair's " + str::join(unused, " and ") + (unused.size() > 1 ? " are" : " is") + " not used";
+    bool plural = unused.size() > 1 || unused[0] == "CUDA libraries";
+    return line + "; this pair's " + listed(unused) + (plural ? " are" : " is") + " not used";
 }
 
 }  // namespace

@@ -98,3 +98,36 @@ TEST_CASE("trace verdict: a framework that brings its own libraries says so firs
     auto text = trace::render_text(rep, 0, "");
     CHECK(text.find("verdict: torch loads its wheel's") != std::string::npos);
 }
+
+// As on the H200 (docs/gpu-results.md): torch 2.11 preloads its wheels through
+// Python's ctypes, its libraries' RPATH finds the runtime, and `discover --add`
+// had adopted the wheels' folders as pairs of their own.
+TEST_CASE("trace verdict: torch through ctypes, wheels adopted as another pair") {
+    TempDir t;
+    const auto site = t.path() / "venv" / "lib" / "python3.12" / "site-packages";
+    auto mk = [&](const std::filesystem::path& p) {
+        write(p, "x");
+        return p.string();
+    };
+    origin::PairDirs pair{"13.0+9.14.0", {t.path() / "cuda"}, {t.path() / "cudnn"}, *Version::parse("13.0"),
+                          *Version::parse("9.14.0")};
+    origin::PairDirs wheels{"13.0@pip+9.19.0.56", {site / "nvidia" / "cu13"}, {site / "nvidia" / "cudnn"}, {}, {}};
+    trace::Records r;
+    r.processes = {{10, 1, "/usr/bin/python3.12", "python3"}};
+    auto ctypes = "/usr/lib/python3.12/lib-dynload/_ctypes.cpython-312-x86_64-linux-gnu.so";
+    auto deps = mk(site / "torch" / "lib" / "libtorch_global_deps.so");
+    r.loads = {{10, mk(site / "nvidia" / "cu13" / "lib" / "libcudart.so.13"), "runpath", deps, ""},
+               {10, mk(site / "nvidia" / "cu13" / "lib" / "libcublas.so.13"), "absolute", ctypes, ""},
+               {10, mk(site / "nvidia" / "cudnn" / "lib" / "libcudnn.so.9.19.0.56"), "absolute", ctypes, ""}};
+    auto rep = trace::analyse(r, {pair.spec, pair, {wheels}, ""});
+    CHECK(rep.libraries.at(1).origin.kind == origin::Kind::other_pair);
+    CHECK(rep.verdict ==
+          "torch loads its wheel's CUDA runtime, CUDA libraries and cuDNN 9.19.0.56 by absolute path and RPATH; this "
+          "pair's CUDA libraries and cuDNN are not used");
+    // Only the toolkit's libraries from the wheel: "CUDA libraries are", never "is".
+    r.loads.pop_back();
+    rep = trace::analyse(r, {pair.spec, pair, {wheels}, ""});
+    CHECK(rep.verdict ==
+          "torch loads its wheel's CUDA runtime and CUDA libraries by absolute path and RPATH; this pair's CUDA "
+          "libraries are not used");
+}
