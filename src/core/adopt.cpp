@@ -1,7 +1,9 @@
 #include "core/adopt.hpp"
 
 #include "core/pathlist.hpp"
+#include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
@@ -35,6 +37,12 @@ std::vector<Found> inspect_folder(const std::filesystem::path& dir, Store& store
 }
 
 void adopt(const std::vector<Found>& items, Store& store) {
+    // config.toml is TOML, which holds UTF-8 only: a name of other bytes would
+    // be written as other characters and name a folder that does not exist.
+    for (const auto& f : items)
+        if (!f.known && !str::utf8_code_points(fsx::to_utf8(f.path)))
+            throw Error("the folder name '" + fsx::to_utf8(f.path) + "' is not UTF-8, which config.toml cannot hold",
+                        "rename the folder (or a folder above it) to a UTF-8 name and add it again");
     auto& cfg = store.config();
     for (const auto& f : items) {
         if (f.known) continue;

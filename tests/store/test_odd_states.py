@@ -80,6 +80,15 @@ class OddStatesTest(unittest.TestCase):
             with open(self.config) as f:
                 self.assertEqual(f.read(), text)  # never rewritten
 
+    def test_add_of_a_folder_name_that_is_not_utf8(self):
+        # config.toml holds UTF-8 only: the name would be written as other
+        # characters (U+00FF for the byte 0xFF) naming a folder that does not exist.
+        d = os.path.join(self.s.tmp, os.fsdecode(b"cuda-\xff"))
+        storetest.make_toolkit(d, "12.4")
+        lines = self.fails_clearly(["add", d], "is not UTF-8", "config.toml cannot hold")
+        self.assertTrue(lines[1].startswith("hint: rename the folder"), lines)
+        self.assertFalse(os.path.exists(self.config))
+
     def test_fifo_config_does_not_hang(self):
         os.mkfifo(self.config)
         self.fails_clearly(["list"], self.config, "not a regular file")
