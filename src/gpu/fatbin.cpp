@@ -1,5 +1,6 @@
 #include "gpu/fatbin.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <vector>
@@ -63,7 +64,7 @@ std::string read_entries(BinaryFile& f, uint64_t at, uint64_t end, Code& code) {
     while (at < end) {
         EntryHeader e{};
         if (end - at < sizeof e || !f.read_at(at, e)) return "a fatbin entry header at " + hex(at) + " is cut short";
-        if (e.header_size < sizeof e || e.header_size > max_header)
+        if (e.header_size < sizeof e || e.header_size > max_header || e.header_size > end - at)
             return "a fatbin entry at " + hex(at) + " has a header of " + std::to_string(e.header_size) + " bytes";
         if (e.payload_size > end - at - e.header_size)
             return "a fatbin entry at " + hex(at) + " claims " + std::to_string(e.payload_size) +
@@ -118,14 +119,16 @@ std::optional<Arch> Arch::parse(std::string_view t) {
 }
 
 std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& code) {
+    if (offset > f.size() || size > f.size() - offset) return "the fatbin section lies past the end of the file";
     const uint64_t end = offset + size;
     uint64_t at = offset;
-    while (end - at >= sizeof(FatbinHeader)) {
+    // Every step below keeps at <= end, so end - at never wraps.
+    while (at < end && end - at >= sizeof(FatbinHeader)) {
         FatbinHeader h{};
         if (!f.read_at(at, h)) return "a fatbin header at " + hex(at) + " lies past the end of the file";
         if (h.magic != fatbin_magic) {
             if ((at - offset) % 8) {  // fatbins are 8-byte aligned: skip the padding
-                at += 8 - (at - offset) % 8;
+                at = std::min(end, at + 8 - (at - offset) % 8);
                 continue;
             }
             uint64_t next = skip_zeros(f, at, end, offset);
@@ -134,7 +137,7 @@ std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& co
             at = next;  // padding between two fatbins
             continue;
         }
-        if (h.version != 1 || h.header_size < sizeof h || h.header_size > max_header)
+        if (h.version != 1 || h.header_size < sizeof h || h.header_size > max_header || h.header_size > end - at)
             return "a fatbin header at " + hex(at) + " has version " + std::to_string(h.version) + " and size " +
                    std::to_string(h.header_size);
         if (h.entries_size > end - at - h.header_size)

@@ -135,6 +135,15 @@ TEST_CASE("fatbin: bad input is a one-line finding") {
         read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(72, 8) + e, &problem);
         CHECK(problem.find("header of") != std::string::npos);
     }
+    SUBCASE("headers longer than what is left of the section") {
+        // 4,000 bytes of header in a 16-byte section: never read past the section.
+        read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(4000, 2) + le(0, 8), &problem);
+        CHECK(problem.find("has version 1 and size 4000") != std::string::npos);
+        auto e = entry_bytes({}).substr(0, 72);
+        e.replace(4, 4, le(4000, 4));
+        read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(72, 8) + e, &problem);
+        CHECK(problem.find("header of 4000 bytes") != std::string::npos);
+    }
     SUBCASE("a fatbin claiming more than the section") {
         read_blob(t, le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(~0ull, 8), &problem);
         CHECK(problem.find("more than its section") != std::string::npos);
