@@ -10,7 +10,9 @@
 namespace cudaenv::exporting {
 
 bool written_by_us(const std::filesystem::path& p) {
-    auto text = fsx::read_file(p, 1u << 20);
+    // `use` asks this of every loaded modulefile: one cudaenv writes is a few
+    // KiB, and a larger file is told apart by its size, without reading it.
+    auto text = fsx::read_file(p, 64u << 10);
     return text && text->substr(0, 512).find(marker) != std::string::npos;
 }
 
