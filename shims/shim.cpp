@@ -103,7 +103,7 @@ int run_shim(std::vector<std::string> args) {
         return run_next_on_path(tool, std::move(args), store,
                                 "CUDA " + plan.full_spec + " has none (set by " + active.describe() + ")");
     args[0] = fsx::to_utf8(*path);
-    if (auto w = gpu::runs_warning(store.root(), *plan.folders)) std::cerr << "cudaenv: warning: " << *w << "\n";
+    gpu::warn_if_cannot_run(store.root(), plan.folders);
     return platform::exec_command(args, plan.applied_to(platform::environment(), native_path_style()));
 }
 

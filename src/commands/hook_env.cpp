@@ -28,9 +28,7 @@ void run_hook_env(Context& ctx) {
         try {
             auto plan = ctx.plan_for(file->spec.str());
             diff = plan.diff;
-            if (plan.folders)
-                if (auto w = gpu::runs_warning(ctx.store().root(), *plan.folders))
-                    std::cerr << "cudaenv: warning: " << *w << "\n";
+            gpu::warn_if_cannot_run(ctx.store().root(), plan.folders);
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }

@@ -27,8 +27,20 @@ std::filesystem::path cache_file(const std::filesystem::path& root) { return roo
 // "13000" -> "13.0"
 std::string cuda_text(int v) { return v > 0 ? std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) : ""; }
 
-// Asks the driver through cudaenv-probe, then the driver's version files and nvidia-smi.
-Machine ask_this_machine() {
+// What machine.txt's answer holds for: this boot, and the GPUs CUDA may see
+// (cuDeviceGetCount counts only those CUDA_VISIBLE_DEVICES lets through).
+std::string machine_key() {
+    auto boot = platform::boot_id();
+    if (boot.empty()) return {};
+    auto visible = platform::get_env("CUDA_VISIBLE_DEVICES");
+    return boot + "\nCUDA_VISIBLE_DEVICES" + (visible ? "=" + *visible : " unset");
+}
+
+// Asks the driver through cudaenv-probe, then the driver's version files and
+// nvidia-smi. `lasting`: the answer holds for the rest of the boot (GPUs were
+// found, or there is no NVIDIA driver at all); a probe that failed or timed
+// out beside a loaded driver is asked again next time.
+Machine ask_this_machine(bool& lasting) {
     Machine m;
     check::ProbedMachine probed;
     auto probe = platform::sibling_program("cudaenv-probe");
@@ -61,11 +73,12 @@ Machine ask_this_machine() {
             if (m.driver_cuda.empty()) m.driver_cuda = cuda;
         }
     }
+    lasting = m.known() || m.driver.empty();
     return m;
 }
 
-void save(const std::filesystem::path& root, const Machine& m, const std::string& boot) {
-    if (!boot.empty()) save_cache_file(cache_file(root), encode_machine(m, boot));
+void save(const std::filesystem::path& root, const Machine& m, const std::string& key) {
+    if (!key.empty()) save_cache_file(cache_file(root), encode_machine(m, key));
 }
 
 }  // namespace
@@ -101,15 +114,15 @@ std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& wha
     return out;
 }
 
-std::string encode_machine(const Machine& m, const std::string& boot) {
+std::string encode_machine(const Machine& m, const std::string& key) {
     std::string out(header);
-    records::put_record(out, {"machine", boot, m.driver, m.driver_source, m.driver_cuda, m.gpu_source, m.gpu_problem});
+    records::put_record(out, {"machine", key, m.driver, m.driver_source, m.driver_cuda, m.gpu_source, m.gpu_problem});
     for (const auto& g : m.gpus) records::put_record(out, {"gpu", std::to_string(g.index), std::to_string(g.arch.sm), g.name});
     return out;
 }
 
-bool decode_machine(const std::string& text, const std::string& boot, Machine& out) {
-    if (boot.empty() || !text.starts_with(header)) return false;
+bool decode_machine(const std::string& text, const std::string& key, Machine& out) {
+    if (key.empty() || !text.starts_with(header)) return false;
     records::Reader r(std::string_view(text).substr(header.size()));
     std::vector<std::string_view> fields;
     Machine m;
@@ -120,7 +133,7 @@ bool decode_machine(const std::string& text, const std::string& boot, Machine& o
             records::Fields f(fields);
             auto kind = f.next();
             if (kind == "machine") {
-                if (f.next() != boot) return false;  // another boot: ask again
+                if (f.next() != key) return false;  // another boot, other visible GPUs: ask again
                 m.driver = f.str();
                 m.driver_source = f.str();
                 m.driver_cuda = f.str();
@@ -140,7 +153,6 @@ bool decode_machine(const std::string& text, const std::string& boot, Machine& o
         return false;
     }
     if (!ok || r.damaged()) return false;
-    m.from_cache = true;
     out = m;
     return true;
 }
@@ -165,12 +177,13 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
         throw UsageError(driver_source + ": '" + driver_text + "' is not a driver version", "e.g. --driver 535.104.05");
 
     Machine m;
-    const auto boot = platform::boot_id();
+    const auto key = machine_key();
     auto kept = fsx::read_file(cache_file(store_root), 1 << 20);
-    bool have = kept && decode_machine(*kept, boot, m);
+    bool have = kept && decode_machine(*kept, key, m);
     if (!have && probe == Probe::allowed && gpu_text.empty()) {
-        m = ask_this_machine();
-        save(store_root, m, boot);
+        bool lasting = false;
+        m = ask_this_machine(lasting);
+        if (lasting) save(store_root, m, key);
     } else if (!have) {
         m = Machine{};
         if (probe == Probe::cache_only)

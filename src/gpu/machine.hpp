@@ -2,7 +2,8 @@
 // This machine's GPUs and driver, or the ones to plan for (--gpu, --driver,
 // CUDAENV_GPU, CUDAENV_DRIVER). Asking the driver needs a library load, which
 // only the dynamically linked cudaenv-probe may do (`cudaenv-probe __gpus`,
-// check/probe_gpus), so the answer is kept per boot in <store>/cache/machine.txt:
+// check/probe_gpus), so the answer is kept per boot (and CUDA_VISIBLE_DEVICES)
+// in <store>/cache/machine.txt:
 // `use`, the hooks and the shims read it and never start the probe.
 #include <filesystem>
 #include <string>
@@ -26,7 +27,6 @@ struct Machine {
     std::string driver_source;  // "NVML", "the kernel module", "nvidia-smi", "--driver", "CUDAENV_DRIVER"
     std::string driver_cuda;    // the newest CUDA the driver supports ("13.0"); "" unknown
     bool gpu_override = false, driver_override = false;
-    bool from_cache = false;
 
     bool known() const { return !gpus.empty(); }
     // "sm_61 (--gpu)"-style note for every output that judges; "" without an override.
@@ -52,7 +52,7 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
 std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& what);
 
 // The per-boot record's text and back (exposed for tests).
-std::string encode_machine(const Machine& m, const std::string& boot);
-bool decode_machine(const std::string& text, const std::string& boot, Machine& out);
+std::string encode_machine(const Machine& m, const std::string& key);
+bool decode_machine(const std::string& text, const std::string& key, Machine& out);
 
 }  // namespace cudaenv::gpu

@@ -1,6 +1,7 @@
 #include "gpu/pair_code.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <set>
 
 #include "check/compat.hpp"
@@ -221,6 +222,14 @@ std::optional<std::string> runs_warning(const std::filesystem::path& store_root,
             return "this pair cannot run on " + m.label(g.gpu) + ": " + g.why + (note.empty() ? "" : " (" + note + ")");
         }
     return std::nullopt;
+}
+
+void warn_if_cannot_run(const std::filesystem::path& store_root, const std::optional<DetectedPair>& pair) {
+    if (!pair) return;
+    try {
+        if (auto w = runs_warning(store_root, *pair)) std::cerr << "cudaenv: warning: " << *w << "\n";
+    } catch (const Error&) {
+    }
 }
 
 std::string runs_cell(const PairVerdict& v) {

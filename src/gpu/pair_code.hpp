@@ -64,6 +64,11 @@ PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn,
 // only (the machine kept for this boot, the libraries already read), never a
 // probe, a TOML parse or a library read; nullopt when nothing known says so.
 std::optional<std::string> runs_warning(const std::filesystem::path& store_root, const DetectedPair& pair);
+// Prints runs_warning's line ("cudaenv: warning: ...") on stderr for use,
+// exec, hook-env and the tool shims. A warning never stops an activation: a
+// bad CUDAENV_GPU or CUDAENV_DRIVER (which list, inspect and doctor report)
+// makes it say nothing here.
+void warn_if_cannot_run(const std::filesystem::path& store_root, const std::optional<DetectedPair>& pair);
 
 // Where the driver keeps what it JIT-compiles and how large that may grow
 // (CUDA_CACHE_PATH, CUDA_CACHE_MAXSIZE, else NVIDIA's defaults).

@@ -303,6 +303,11 @@ class Overrides(Base):
         self.assertIn("libcudnn_engines_precompiled.so.9.10.2: no code for sm_61 (has sm_75 sm_90)", p.stderr)
         quiet = self.run_cli("exec", "12.6.3+9.10.2", "--", "true", env=dict(self.env, CUDAENV_GPU="sm_90"))
         self.assertEqual(quiet.stderr, "")
+        # A bad CUDAENV_GPU or CUDAENV_DRIVER is an error where it judges, never for an activation.
+        for bad in ({"CUDAENV_GPU": "sm_6x"}, {"CUDAENV_DRIVER": "new"}):
+            p = self.run_cli("exec", "12.6.3+9.10.2", "--", "sh", "-c", "echo ran", env=dict(self.env, **bad))
+            self.assertEqual((p.stdout, p.stderr), ("ran\n", ""))
+            self.assertIn("cudaenv: error: ", self.run_cli("list", env=dict(self.env, **bad), ok=False).stderr)
         # use: the code it prints is the same either way, the warning goes to stderr.
         shell = dict(env, CUDAENV_SHELL="bash")
         use = self.run_cli("use", "12.6.3+9.10.2", env=shell)
@@ -341,6 +346,18 @@ class Machine(Base):
         # Kept for this boot: without the driver libraries the same answer comes from the cache.
         again = self.run_cli("inspect", lib, "--json").stdout
         self.assertEqual([g["arch"] for g in json.loads(again)["machine"]["gpus"]], ["sm_86", "sm_61"])
+        # Kept under CUDA_VISIBLE_DEVICES too: the driver counts only the GPUs it lets through.
+        one = dict(env, CUDA_VISIBLE_DEVICES="1", FAKEDRV_GPUS="6.1:NVIDIA GeForce GTX 1080")
+        self.assertIn("machine: GPU 0 (NVIDIA GeForce GTX 1080, sm_61); driver", self.run_cli("inspect", lib, env=one).stdout)
+
+    def test_a_driver_that_lists_no_gpu_is_asked_again(self):
+        # NVML answers, so a driver is loaded, but no GPU is listed (a device not
+        # ready yet, a container without /dev/nvidia*): not kept for the boot.
+        lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
+        env = dict(self.env, LD_LIBRARY_PATH=DRIVER, FAKEDRV_VERSION="580.159.04")
+        self.assertIn("machine: no GPU known", self.run_cli("inspect", lib, env=env).stdout)
+        out = self.run_cli("inspect", lib, env=dict(env, FAKEDRV_GPUS="9.0:NVIDIA H200")).stdout
+        self.assertIn("machine: GPU 0 (NVIDIA H200, sm_90); driver 580.159.04 (NVML)", out)
 
     def test_no_driver(self):
         lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
