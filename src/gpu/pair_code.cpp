@@ -1,6 +1,7 @@
 #include "gpu/pair_code.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <set>
 
@@ -27,11 +28,24 @@ const std::vector<std::string>& judged_toolkit_libraries() {
     return libs;
 }
 
-bool is_pair_library(const std::string& name, bool cudnn_dir, bool windows) {
+// The major a library's file name carries (9 for libcudnn_ops.so.9.14.0); 0 when none.
+int major_in_name(const std::string& name) {
+    auto v = cudalibs::version_from_file_name(name);
+    int major = 0;
+    std::from_chars(v.data(), v.data() + v.size(), major);
+    return major;
+}
+
+// `major`: the pair's cuDNN major, or its CUDA major. A shared system folder
+// can hold libcudnn*.so.8 beside libcudnn*.so.9, or libcublas.so.11 beside
+// libcublas.so.12: only this pair's are judged.
+bool is_pair_library(const std::string& name, bool cudnn_dir, bool windows, int major) {
     if (cudnn_dir) {
         if (cudalibs::family_of(name) != cudalibs::Family::cudnn) return false;
+        if (int m = major_in_name(name); m && major && m != major) return false;
         return windows ? str::to_lower_ascii(name).ends_with(".dll") : name.find(".so.") != std::string::npos;
     }
+    if (int m = cudalibs::cuda_major_of_dependency(name); m && major && m != major) return false;
     for (const auto& lib : judged_toolkit_libraries())
         if (windows ? cudalibs::is_toolkit_library(name, lib, true) : cudalibs::is_linux_lib(name, "lib" + lib + ".so"))
             return true;
@@ -56,14 +70,15 @@ std::vector<std::filesystem::path> dirs_of(const DetectedPair& p, bool cudnn) {
 }
 
 // Lists `dirs` for the pair's libraries: each real file once (links resolved).
-std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesystem::path>& dirs, bool cudnn, bool windows) {
+std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesystem::path>& dirs, bool cudnn, bool windows,
+                                                  int major) {
     std::set<std::filesystem::path> seen;
     std::vector<std::filesystem::path> out;
     for (const auto& d : dirs) {
         std::error_code ec;
         std::vector<std::filesystem::path> found;
         for (std::filesystem::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
-            if (is_pair_library(fsx::to_utf8(it->path().filename()), cudnn, windows)) found.push_back(it->path());
+            if (is_pair_library(fsx::to_utf8(it->path().filename()), cudnn, windows, major)) found.push_back(it->path());
         std::sort(found.begin(), found.end());
         for (const auto& f : found) {
             std::error_code e2;
@@ -83,12 +98,13 @@ std::vector<LibraryCode> pair_libraries(const DetectedPair& pair, CodeCache& cac
         auto dirs = dirs_of(pair, cudnn);
         if (dirs.empty()) continue;
         const bool windows = cudnn ? pair.cudnn->windows : pair.toolkit.windows;
+        const int major = cudnn ? pair.cudnn->version.major() : pair.toolkit.version.major();
         std::string id = std::string(cudnn ? "cudnn" : "toolkit") + "\n" +
-                         fsx::to_utf8(cudnn ? pair.cudnn->root : pair.toolkit.root);
+                         fsx::to_utf8(cudnn ? pair.cudnn->root : pair.toolkit.root) + "\n" + std::to_string(major);
         auto files = cache.kept_listing(id, dirs);
         if (!files) {
             if (scan == Scan::kept_only) continue;
-            files = list_libraries(dirs, cudnn, windows);
+            files = list_libraries(dirs, cudnn, windows, major);
             cache.keep_listing(id, dirs, *files);
         }
         for (const auto& f : *files) {
