@@ -35,11 +35,14 @@ for f in "$SITE"/nvidia/cudnn/lib/libcudnn*.so*; do [ -f "$f" ] && [ ! -L "$f" ]
 counts_cuobjdump() {
     "$CUOBJDUMP" "--list-$1" "$2" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9a-z]*\)\.\(cubin\|ptx\)$/\1/p' | sort | uniq -c | awk '{print $2":"$1}' | sort | tr '\n' ' '
 }
+# cudaenv's counts less what it found in data sections (cuobjdump reads only the fatbin sections).
 counts_cudaenv() {
     python3 -c '
 import json, sys
 f = json.load(open(sys.argv[1]))["files"][0]
-print(" ".join(sorted("%s:%d" % (k.replace("compute_", "sm_"), v) for k, v in f[sys.argv[2]].items())), end=" ")' "$2" "$1"
+data = f["in_data_sections"][sys.argv[2]]
+left = {k: v - data.get(k, 0) for k, v in f[sys.argv[2]].items() if v - data.get(k, 0)}
+print(" ".join(sorted("%s:%d" % (k.replace("compute_", "sm_"), v) for k, v in left.items())), end=" ")' "$2" "$1"
 }
 
 {

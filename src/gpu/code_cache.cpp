@@ -12,9 +12,11 @@ namespace cudaenv::gpu {
 namespace {
 
 // The first line; another (an older format, or answers of an older reader:
-// 3 reads fatbins the linker aligned further apart) is no cache. Then records:
+// 3 reads fatbins the linker aligned further apart, and those in data
+// sections) is no cache. Then records:
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
-//       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...
+//       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...,
+//       then the same counts of the part found in data sections: fatbins, #sass..., #ptx...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
 constexpr std::string_view header = "cudaenv gpu code cache 3\n";
 
@@ -56,6 +58,9 @@ std::vector<std::string> encode(const FileCode& c) {
                                     std::to_string(c.code.ptx_isa)};
     put_archs(out, c.code.sass);
     put_archs(out, c.code.ptx);
+    out.push_back(std::to_string(c.embedded.fatbins));
+    put_archs(out, c.embedded.sass);
+    put_archs(out, c.embedded.ptx);
     return out;
 }
 
@@ -70,6 +75,9 @@ FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t fi
     c.code.ptx_isa = static_cast<int>(f.number());
     c.code.sass = take_archs(f);
     c.code.ptx = take_archs(f);
+    c.embedded.fatbins = static_cast<int>(f.number());
+    c.embedded.sass = take_archs(f);
+    c.embedded.ptx = take_archs(f);
     return c;
 }
 

@@ -151,9 +151,76 @@ std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& co
     return {};
 }
 
+namespace {
+
+// Data sections where a library keeps fatbins it loads itself (cuFFT 12 of
+// CUDA 13: 24,000 fatbins in .ldata, beside one sm_75 stub in .nv_fatbin).
+bool is_data_section(const std::string& name) {
+    for (std::string_view d : {".rodata", ".ldata", ".lrodata", ".data", ".data.rel.ro", ".rdata"})
+        if (name == d) return true;
+    return false;
+}
+
+void add_code(Code& into, const Code& c) {
+    for (const auto& [a, n] : c.sass) into.sass[a] += n;
+    for (const auto& [a, n] : c.ptx) into.ptx[a] += n;
+    into.ptx_isa = std::max(into.ptx_isa, c.ptx_isa);
+    into.fatbins += c.fatbins;
+    into.compressed += c.compressed;
+}
+
+// Every fatbin inside [offset, offset + size), wherever it starts: a data
+// section holds other data between them, so each magic found is taken only
+// when a whole fatbin with well-formed entries follows it.
+void read_embedded(BinaryFile& f, uint64_t offset, uint64_t size, Code& code) {
+    if (offset > f.size() || size > f.size() - offset) return;
+    const uint64_t end = offset + size;
+    const char magic[4] = {'\x50', '\xed', '\x55', '\xba'};  // fatbin_magic, little-endian
+    std::string buf(1 << 20, '\0');
+    uint64_t buf_at = 0, buf_len = 0;  // the window of the section in `buf`
+    uint64_t at = offset;
+    while (end - at >= sizeof(FatbinHeader)) {
+        // The next magic at or after `at`, in the window, read again only when
+        // `at` leaves it (windows overlap by 3 bytes, so no magic is cut).
+        if (buf_len == 0 || at < buf_at || at + 4 > buf_at + buf_len) {
+            buf_len = std::min<uint64_t>(buf.size(), end - at);
+            buf_at = at;
+            if (!f.read(buf_at, buf.data(), buf_len)) return;
+        }
+        auto hit = std::string_view(buf.data(), buf_len).find(std::string_view(magic, 4), at - buf_at);
+        if (hit == std::string_view::npos) {
+            if (buf_at + buf_len == end) return;
+            at = buf_at + buf_len - 3;
+            continue;
+        }
+        at = buf_at + hit;
+        FatbinHeader h{};
+        Code one;
+        bool whole = end - at >= sizeof h && f.read_at(at, h) && h.version == 1 && h.header_size >= sizeof h &&
+                     h.header_size <= max_header && h.header_size <= end - at && h.entries_size > 0 &&
+                     h.entries_size <= end - at - h.header_size &&
+                     read_entries(f, at + h.header_size, at + h.header_size + h.entries_size, one).empty() &&
+                     !one.empty();
+        if (!whole) {
+            ++at;
+            continue;
+        }
+        one.fatbins = 1;
+        add_code(code, one);
+        int total = 0;
+        for (const auto& [a, k] : code.sass) total += k;
+        for (const auto& [a, k] : code.ptx) total += k;
+        if (total >= max_entries) return;
+        at += h.header_size + h.entries_size;
+    }
+}
+
+}  // namespace
+
 FileCode read_file(const std::filesystem::path& file) {
     FileCode out;
     std::vector<std::pair<uint64_t, uint64_t>> found;  // (offset, size) of sections that hold fatbins
+    std::vector<std::pair<uint64_t, uint64_t>> data;   // data sections that may hold fatbins of the library's own
     auto elf = elf::sections(file);
     auto take = [&](const auto& list) {
         BinaryFile f(file);
@@ -164,6 +231,8 @@ FileCode read_file(const std::filesystem::path& file) {
             uint32_t m = 0;
             if (s.size >= sizeof(FatbinHeader) && f.read_at(s.offset, m) && m == fatbin_magic)
                 found.emplace_back(s.offset, s.size);
+            else if (is_data_section(s.name))
+                data.emplace_back(s.offset, s.size);
         }
     };
     if (elf.is_elf) {
@@ -185,8 +254,10 @@ FileCode read_file(const std::filesystem::path& file) {
     BinaryFile f(file);
     for (const auto& [offset, size] : found) {
         out.problem = read_fatbins(f, offset, size, out.code);
-        if (!out.problem.empty()) break;
+        if (!out.problem.empty()) return out;
     }
+    for (const auto& [offset, size] : data) read_embedded(f, offset, size, out.embedded);
+    add_code(out.code, out.embedded);
     return out;
 }
 

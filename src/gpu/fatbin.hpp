@@ -67,11 +67,16 @@ std::string read_fatbins(BinaryFile& file, uint64_t offset, uint64_t size, Code&
 enum class Format { none, elf, pe };
 struct FileCode {
     Format format = Format::none;
-    Code code;
+    Code code;      // all of it: what the verdicts judge
+    Code embedded;  // the part found in data sections (the rest is what cuobjdump lists)
     std::string problem;  // "" or one line: not a binary, a damaged header, ...
 };
 
-// Reads an ELF or PE file's GPU code. A file that is neither is a problem.
+// Reads an ELF or PE file's GPU code: the fatbin sections the CUDA runtime
+// registers (what cuobjdump lists), and fatbins a library keeps in its data
+// sections and loads itself (cuFFT in CUDA 13 keeps all its kernels in .ldata
+// and an sm_75 stub in .nv_fatbin), found by their magic and taken only when
+// whole. A file that is neither ELF nor PE is a problem.
 FileCode read_file(const std::filesystem::path& file);
 
 }  // namespace cudaenv::gpu

@@ -145,6 +145,10 @@ nlohmann::json inspection_json(const Inspection& in, const Machine& m) {
                                                          : ""},
                          {"fatbins", f.file.code.fatbins},
                          {"compressed_entries", f.file.code.compressed},
+                         // Of the above, what lies in data sections (cuobjdump lists the rest).
+                         {"in_data_sections", {{"fatbins", f.file.embedded.fatbins},
+                                               {"sass", counts(f.file.embedded.sass, false)},
+                                               {"ptx", counts(f.file.embedded.ptx, true)}}},
                          {"problem", f.file.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.file.problem)},
                          {"runs", verdicts}});
     }

@@ -23,13 +23,13 @@ def fatbin(entries):
     return struct.pack("<IHHQ", MAGIC, 1, 16, len(body)) + body
 
 
-def into_elf(blob, dest, section=".nv_fatbin"):
-    """A copy of /bin/true with `blob` as its section `section`."""
+def into_elf(blob, dest, section=".nv_fatbin", base=None):
+    """A copy of `base` (/bin/true) with `blob` as its section `section`."""
     src = os.path.join(os.path.dirname(dest), "blob.bin")
     with open(src, "wb") as f:
         f.write(blob)
     subprocess.run(["objcopy", "--add-section", f"{section}={src}", "--set-section-flags",
-                    f"{section}=alloc,readonly,data", shutil.which("true"), dest], check=True)
+                    f"{section}=alloc,readonly,data", base or shutil.which("true"), dest], check=True)
     return dest
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -75,8 +76,12 @@ class Base(unittest.TestCase):
 
     @staticmethod
     def lists(file_json):
-        sass = file_json["sass"]
-        ptx = {k.replace("compute_", "sm_"): v for k, v in file_json["ptx"].items()}
+        """What cuobjdump lists: the fatbin sections, not the fatbins found in data sections."""
+        def registered(kind):
+            data = file_json["in_data_sections"][kind]
+            return {k: v - data.get(k, 0) for k, v in file_json[kind].items() if v - data.get(k, 0)}
+        sass = registered("sass")
+        ptx = {k.replace("compute_", "sm_"): v for k, v in registered("ptx").items()}
         return sass, ptx
 
 
@@ -140,6 +145,23 @@ class Crafted(Base):
         self.assertEqual((f["fatbins"], f["compressed_entries"]), (2, 2))
         runs = {r["gpu"]: r["runs"] for r in self.inspect(lib, "--gpu", "sm_90,sm_86,sm_103,sm_120,sm_75")["files"][0]["runs"]}
         self.assertEqual(runs, {"sm_90": "native", "sm_86": "native", "sm_103": "no", "sm_120": "JIT", "sm_75": "no"})
+
+    def test_fatbins_the_library_keeps_in_its_data(self):
+        # As cuFFT 12 of CUDA 13 on the H200 (docs/gpu-results.md): an sm_75 stub
+        # in .nv_fatbin, every kernel in fatbins inside .ldata, at no alignment,
+        # between other data, and a magic number that starts no whole fatbin.
+        stub = self.elf("stub", craft.fatbin([craft.entry(craft.ELF_KIND, 75)]))
+        data = (b"\x01" * 12 + craft.fatbin([craft.entry(craft.ELF_KIND, 90), craft.entry(craft.PTX_KIND, 90)]) +
+                b"tables" + struct.pack("<IHHQ", craft.MAGIC, 1, 16, 1 << 40) + b"\x07" * 37 +
+                craft.fatbin([craft.entry(craft.ELF_KIND, 120)]) + b"\x00" * 5)
+        lib = craft.into_elf(data, os.path.join(self.tmp, "libcufft.so.12"), section=".ldata", base=stub)
+        f = self.inspect(lib)["files"][0]
+        self.assertIsNone(f["problem"])
+        self.assertEqual(f["sass"], {"sm_75": 1, "sm_90": 1, "sm_120": 1})
+        self.assertEqual(f["ptx"], {"compute_90": 1})
+        self.assertEqual(f["in_data_sections"], {"fatbins": 2, "sass": {"sm_90": 1, "sm_120": 1}, "ptx": {"compute_90": 1}})
+        self.assertEqual(self.lists(f), ({"sm_75": 1}, {}))  # cuobjdump's view: the stub alone
+        self.assertEqual(f["runs"], [{"gpu": "sm_90", "runs": "native", "why": "sm_90 SASS"}])
 
     def test_ptx_only_and_sass_only(self):
         ptx = self.inspect(self.elf("ptx", craft.fatbin([craft.entry(craft.PTX_KIND, 52)])), "--gpu", "sm_61")
