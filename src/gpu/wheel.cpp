@@ -14,15 +14,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Prints torch's version, its lib folder and site-packages, one per line.
+// Prints torch's version, its lib folder and site-packages, one per line. The
+// version with its build ("2.11.0+cu130") is in torch/version.py, read as text
+// (never imported); PyPI's wheels leave the build out of their metadata.
 const char* torch_probe = R"PY(
-import importlib.util, os
+import importlib.util, os, re
 from importlib import metadata
 s = importlib.util.find_spec("torch")
 if s and s.origin:
     d = os.path.dirname(s.origin)
+    v = metadata.version("torch")
+    try:
+        m = re.search(r"__version__\s*=\s*['\"]([^'\"]+)['\"]", open(os.path.join(d, "version.py")).read())
+        if m and m.group(1).startswith(v + "+"):
+            v = m.group(1)
+    except OSError:
+        pass
     print("@@cudaenv-torch")
-    print(metadata.version("torch"))
+    print(v)
     print(os.path.join(d, "lib"))
     print(os.path.dirname(d))
 )PY";

@@ -12,6 +12,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs, make_cudnn, make_toolkit, write  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
+import craft  # noqa: E402
+
 
 def fake_packages(site):
     write(os.path.join(site, "tensorflow", "__init__.py"),
@@ -53,6 +56,12 @@ def installed_build(c, p, pybin, proj, pin):
     torch = [f for f in json.loads(r.stdout)["findings"] if f["topic"] == "framework" and f["details"]["name"] == "torch"]
     c.true(torch and torch[0]["details"]["version"] == "2.11.0+cu130" and torch[0]["status"] == "ok" and
            "bundles CUDA 13.0 + cuDNN 9.19" in torch[0]["summary"], "doctor's torch row uses the installed build: %r" % torch)
+    # Its GPU code is judged with the version that build names (PyPI's metadata leaves +cu130 out).
+    os.makedirs(os.path.join(site, "torch", "lib"))
+    craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 90)]), os.path.join(site, "torch", "lib", "libtorch_cuda.so"))
+    r = p.run("local", "--for", "torch==2.11.0+cu130", env=dict(env, CUDAENV_GPU="sm_61"), cwd=proj)
+    c.true("torch 2.11.0+cu130 on sm_61: no (libtorch_cuda.so: no code for sm_61 (has sm_90))" in r.stderr,
+           "--for torch==2.11.0+cu130 warns that the installed build leaves sm_61 out: %r" % r.stderr)
     # No torch installed: the hint names 2.11's builds only.
     r = p.run("local", "--for", "torch==2.11.0", env=p.env(PATH="/usr/bin:/bin"), cwd=proj)
     c.true(r.returncode == 2 and "hint: its builds: cu126, cu128, cu130 " in r.stderr and "cu124" not in r.stderr,
