@@ -29,6 +29,7 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
     gpu::Inspection in;
     auto path = fsx::from_utf8(a.what);
     if (!a.what.empty() && fsx::exists(path)) {
+        cache.keep_new_files(false);
         in = gpu::inspect_path(fsx::absolute_normal(path), cache, machine);
     } else {
         auto spec = a.what.empty() ? ctx.active().spec : Spec::parse_or_throw(a.what);

@@ -106,6 +106,7 @@ FileCode CodeCache::file(const fs::path& path) {
     auto stamp = path_stamp(p);  // taken first: a file changed while it is read shows as stale next time
     auto code = read_file(path);
     ++reads_;
+    if (!keep_new_) return code;
     auto fields = encode(code);
     fields.insert(fields.begin(), stamp);
     put("file\n" + p, record_of("file\n" + p, fields));
@@ -156,7 +157,13 @@ void CodeCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
     std::string out(header);
-    for (const auto& [id, rec] : entries_) out += rec;
+    for (const auto& [id, rec] : entries_) {
+        if (id.starts_with("file\n")) {
+            auto fields = records::fields_of(rec);
+            if (!fields || fields->size() < 2 || (*fields)[1] != path_stamp(id.substr(5))) continue;
+        }
+        out += rec;
+    }
     save_cache_file(file_, out);
 }
 

@@ -35,6 +35,13 @@ public:
     std::optional<std::vector<fs::path>> kept_listing(const std::string& id, const std::vector<fs::path>& dirs) const;
     void keep_listing(const std::string& id, const std::vector<fs::path>& dirs, const std::vector<fs::path>& files);
 
+    // Whether files read from now on are kept. `inspect` of a file or folder
+    // keeps nothing new: gpucode.txt is read on every `use`, so it holds the
+    // files of pairs and wheels, not every binary someone inspected.
+    void keep_new_files(bool keep) { keep_new_ = keep; }
+
+    // Writes gpucode.txt when something changed, leaving out the files whose
+    // stamp no longer holds (a library replaced or removed).
     void save();
     int reads() const { return reads_; }  // files read from disk (tests, the benchmark)
 
@@ -43,7 +50,7 @@ private:
     std::string text_;
     std::deque<std::string> owned_;
     std::map<std::string, std::string_view> entries_;
-    bool dirty_ = false;
+    bool dirty_ = false, keep_new_ = true;
     int reads_ = 0;
     void put(const std::string& id, std::string record);
 };

@@ -302,6 +302,38 @@ TEST_CASE("code cache: kept under the file's stamp") {
     fc.code.ptx_isa = 80;
     auto fields = encode(fc);
     std::vector<std::string_view> views(fields.begin(), fields.end());
+    fc.embedded.sass = {{sm(90, true), 2}};
+    fields = encode(fc);
+    views.assign(fields.begin(), fields.end());
     auto back = decode_file_code(views, 0);
     CHECK(back.code == fc.code);
+    CHECK(back.embedded == fc.embedded);
+}
+
+TEST_CASE("code cache: a saved cache leaves out files that changed or went; inspect's files are not kept") {
+    TempDir t("codecache-prune");
+    fs::create_directories(t / "cache");
+    auto a = t / "a.bin", b = t / "b.bin", c = t / "c.bin";
+    for (const auto& p : {a, b, c}) std::ofstream(p, std::ios::binary) << "not a binary";
+    {
+        CodeCache cache(t.path());
+        cache.file(a);
+        cache.file(b);
+    }
+    fs::remove(a);
+    {
+        CodeCache cache(t.path());
+        cache.keep_new_files(false);
+        cache.file(c);  // read, not kept: nothing changed, nothing written
+    }
+    auto text = *fsx::read_file(t / "cache" / "gpucode.txt");
+    CHECK(text.find("a.bin") != std::string::npos);
+    {
+        CodeCache cache(t.path());
+        cache.file(c);  // kept: the save leaves out a.bin, which has gone
+    }
+    text = *fsx::read_file(t / "cache" / "gpucode.txt");
+    CHECK(text.find("a.bin") == std::string::npos);
+    CHECK(text.find("b.bin") != std::string::npos);
+    CHECK(text.find("c.bin") != std::string::npos);
 }
