@@ -8,12 +8,12 @@
 #include <string>
 #include <toml++/toml.h>
 
-#include "core/checks.hpp"
-#include "core/config.hpp"
+#include "store/checks.hpp"
+#include "store/config.hpp"
 #include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
-#include "core/toml_file.hpp"
+#include "util/toml_file.hpp"
 #include "export/formats.hpp"
 #include "gpu/fatbin.hpp"
 #include "util/binary_file.hpp"

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "core/activation.hpp"
+#include "store/activation_cache.hpp"
 #include "core/pairs.hpp"
-#include "core/rehash.hpp"
+#include "store/rehash.hpp"
 #include "core/resolve.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "gpu/pair_code.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
@@ -80,7 +81,7 @@ int run_shim(std::vector<std::string> args) {
     Store store(platform::default_store_root());
     ActiveSpec active;
     try {
-        active = resolve_active(platform::current_dir(), platform::get_env("CUDAENV_VERSION"), store.config());
+        active = resolve_active(platform::current_dir(), platform::get_env("CUDAENV_VERSION"), store.config().global);
     } catch (const Error& e) {
         throw Error(tool + ": " + e.what(), e.hint());
     }

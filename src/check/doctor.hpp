@@ -7,27 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "check/doctor_input.hpp"
 #include "check/driver.hpp"
-#include "check/result.hpp"
-#include "core/activation.hpp"
-#include "core/pairs.hpp"
 
 namespace cudaenv::check {
-
-// One topic of doctor's report: the same five fields as a step of `check`
-// (its name is the topic; --json writes it as "topic").
-using Finding = StepResult;
-
-struct DoctorInput {
-    EnvReader env;
-    std::string active_spec;                 // "system" when none
-    std::optional<DetectedPair> active;      // the active pair's folders
-    std::string active_error;                // why the active pair could not be read
-    PathStyle style = native_path_style();
-    bool windows = false;                    // apply Windows' DLL rules
-    std::vector<std::string> system_dirs;    // System32, or the Linux system library folders
-    std::chrono::milliseconds python_timeout{std::chrono::seconds(90)};
-};
 
 std::vector<Finding> run_doctor(const DoctorInput& in);
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "check/doctor.hpp"
+#include "check/doctor_input.hpp"
 
 namespace cudaenv::check {
 

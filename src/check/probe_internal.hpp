@@ -5,7 +5,7 @@
 #include <string>
 
 #include "check/api.hpp"
-#include "check/probe.hpp"
+#include "check/probe_options.hpp"
 #include "check/result.hpp"
 
 namespace cudaenv::check {

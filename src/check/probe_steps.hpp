@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "check/probe.hpp"
+#include "check/probe_options.hpp"
 #include "check/probe_internal.hpp"
 #include "check/result.hpp"
 #include "core/detect.hpp"

@@ -1,6 +1,6 @@
 #include "check/pwsh_policy.hpp"
 
-#include "core/exec_policy.hpp"
+#include "setup/exec_policy.hpp"
 
 namespace cudaenv::check {
 

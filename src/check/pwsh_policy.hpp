@@ -1,5 +1,5 @@
 #pragma once
-// doctor's view of PowerShell's execution policy (core/exec_policy): under
+// doctor's view of PowerShell's execution policy (setup/exec_policy): under
 // Restricted or AllSigned no profile runs, so cudaenv's PowerShell
 // integration and cudaenv.ps1 cannot load.
 #include "check/doctor.hpp"

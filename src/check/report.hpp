@@ -1,5 +1,5 @@
 #pragma once
-// Check results per node (core/node_checks.hpp) and `cudaenv check --report
+// Check results per node (store/node_checks.hpp) and `cudaenv check --report
 // DIR`, which merges the `check --all --json` outputs of many nodes (e.g. one
 // file per task of a Slurm job array) into one node x pair table.
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "check/result.hpp"
-#include "core/node_checks.hpp"
+#include "store/node_checks.hpp"
 
 namespace cudaenv::check {
 

@@ -10,6 +10,7 @@
 #include "check/probe.hpp"
 #include "check/result.hpp"
 #include "core/pairs.hpp"
+#include "store/store.hpp"
 
 namespace cudaenv::check {
 

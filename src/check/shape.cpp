@@ -3,7 +3,7 @@
 // so lives only in the dynamically linked cudaenv-probe (src/main_probe.cpp).
 #include <string>
 
-#include "check/probe.hpp"
+#include "check/probe_options.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv::check {

@@ -6,9 +6,9 @@
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/update_shims.hpp"
-#include "core/rehash.hpp"
-#include "core/adopt.hpp"
-#include "core/system_store.hpp"
+#include "store/rehash.hpp"
+#include "store/adopt.hpp"
+#include "store/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 

@@ -14,7 +14,7 @@
 #include "commands/context.hpp"
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
-#include "core/system_store.hpp"
+#include "store/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 

@@ -1,8 +1,9 @@
 #include "commands/context.hpp"
 
 #include "commands/command_table.hpp"
-#include "core/system_store.hpp"
-#include "core/detect_cache.hpp"
+#include "store/system_store.hpp"
+#include "store/activation_cache.hpp"
+#include "store/detect_cache.hpp"
 #include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "shell/profile_lines.hpp"
@@ -26,7 +27,7 @@ EnvReader Context::env() const {
     return [](const std::string& name) { return platform::get_env(name); };
 }
 
-ActiveSpec Context::active() { return resolve_active(cwd_, platform::get_env("CUDAENV_VERSION"), store().config()); }
+ActiveSpec Context::active() { return resolve_active(cwd_, platform::get_env("CUDAENV_VERSION"), store().config().global); }
 
 std::optional<DetectedPair> Context::pair_for(const Spec& spec, std::string* full_spec) {
     if (spec.system) {

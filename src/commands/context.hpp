@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/activation.hpp"
-#include "core/excl_lock.hpp"
+#include "store/excl_lock.hpp"
 #include "core/pairs.hpp"
 #include "core/resolve.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 
 namespace CLI {
 class App;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/frameworks.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 
 namespace CLI {
 class App;

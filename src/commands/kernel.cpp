@@ -8,7 +8,7 @@
 #include "commands/context.hpp"
 #include "commands/table.hpp"
 #include "core/spec.hpp"
-#include "core/system_store.hpp"
+#include "store/system_store.hpp"
 #include "export/kernelspec.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"

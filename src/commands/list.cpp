@@ -9,8 +9,8 @@
 #include "commands/gpu_options.hpp"
 #include "commands/table.hpp"
 #include "gpu/inspect.hpp"
-#include "core/node_checks.hpp"
-#include "core/detect_cache.hpp"
+#include "store/node_checks.hpp"
+#include "store/detect_cache.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 

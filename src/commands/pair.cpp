@@ -6,7 +6,7 @@
 #include "check/compat.hpp"
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
-#include "core/system_store.hpp"
+#include "store/system_store.hpp"
 #include "util/error.hpp"
 
 namespace cudaenv {

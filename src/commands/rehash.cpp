@@ -5,7 +5,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
-#include "core/rehash.hpp"
+#include "store/rehash.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"

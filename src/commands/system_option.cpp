@@ -1,9 +1,9 @@
 // --system, shared by install, add, uninstall and check: act on the shared
-// system store (core/system_store.hpp) instead of the user's own.
+// system store (store/system_store.hpp) instead of the user's own.
 #include <CLI/CLI.hpp>
 
 #include "commands/context.hpp"
-#include "core/system_store.hpp"
+#include "store/system_store.hpp"
 
 namespace cudaenv {
 

@@ -6,8 +6,8 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
-#include "core/system_store.hpp"
-#include "core/uninstall.hpp"
+#include "store/system_store.hpp"
+#include "store/uninstall.hpp"
 #include "install/staging.hpp"
 #include "util/error.hpp"
 

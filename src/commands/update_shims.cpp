@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands/context.hpp"
-#include "core/rehash.hpp"
+#include "store/rehash.hpp"
 
 namespace cudaenv {
 

@@ -4,7 +4,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
-#include "core/rehash.hpp"
+#include "store/rehash.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

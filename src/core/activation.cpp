@@ -6,9 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/activation_cache.hpp"
-#include "core/detect_cache.hpp"
-#include "core/host_compiler.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -198,9 +195,7 @@ bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roo
     return false;
 }
 
-std::vector<std::string> known_roots(Store& store) { return known_roots(store, store.toolkits(), store.cudnns()); }
-
-std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitRecord>& toolkits,
+std::vector<std::string> known_roots(const std::vector<fs::path>& own_dirs, const std::vector<ToolkitRecord>& toolkits,
                                      const std::vector<CudnnRecord>& cudnns) {
     // Never treat a shared system folder as a root (a system cuDNN lives in /usr).
     // Compared as text, normalized once: this runs on every activation.
@@ -212,7 +207,8 @@ std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitReco
         if (n == n.root_path()) return true;
         return std::find(system_dirs.begin(), system_dirs.end(), n.native()) != system_dirs.end();
     };
-    std::vector<std::string> roots = {fsx::to_utf8(store.toolkits_dir()), fsx::to_utf8(store.cudnn_dir())};
+    std::vector<std::string> roots;
+    for (const auto& d : own_dirs) roots.push_back(fsx::to_utf8(d));
     for (const auto& t : toolkits)
         if (!unsafe(t.path)) roots.push_back(fsx::to_utf8(t.path));
     for (const auto& c : cudnns)
@@ -384,69 +380,6 @@ std::string Activation::json() const {
     // environment may hold one) is written as U+FFFD rather than failing.
     return nlohmann::json{{"prepend", prepend}, {"set", set}, {"unset", unset}}.dump(
         2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-namespace {
-
-// `roots`: known_roots(store), which the caller may have from lists it read
-// anyway. `key`, when given, gets the detection and host-compiler keys the
-// answer holds under (core/activation_cache.hpp).
-Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
-                         PathStyle style, const std::vector<std::string>& roots, Stamps* key = nullptr) {
-    Activation a;
-    a.spec = spec;
-    a.full_spec = pair ? pair->spec() : "system";
-    std::optional<PairEnv> penv;
-    if (pair) {
-        DetectionCache cache(store);
-        cache.watch(key);
-        a.folders = detect_pair(*pair, cache);
-        penv = pair_env(*a.folders, spec);
-        // Linux: a default c++ newer than this nvcc accepts (core/host_compiler.hpp).
-        if (style == PathStyle::posix && !platform::is_windows && !a.folders->toolkit.nvcc.empty()) {
-            if (auto choice =
-                    pick_host_compiler(store.root(), a.folders->toolkit.version, env("PATH").value_or(""), key)) {
-                penv->defaults = {{"NVCC_CCBIN", choice->path}, {"CUDAHOSTCXX", choice->path}};
-                a.notes.push_back(choice->reason);
-                a.notes.back() += "; NVCC_CCBIN and CUDAHOSTCXX: " + choice->path;
-            }
-        }
-    }
-    a.pair = std::move(pair);
-    a.diff = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
-    // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
-    const auto* ccbin = a.diff.find("NVCC_CCBIN");
-    if (!a.notes.empty() && !(ccbin && ccbin->changed && ccbin->value)) a.notes.clear();
-    return a;
-}
-
-}  // namespace
-
-Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style) {
-    ActivationCache cache(store, style);
-    const auto text = spec.str();
-    if (auto kept = cache.find(text, env)) return std::move(*kept);
-    return cache.plan_and_keep(text, env, [&](const EnvReader& recorded, Stamps& key) {
-        // The store's lists are read once, for choosing the pair and for
-        // telling cudaenv's PATH entries from the user's.
-        const auto toolkits = store.toolkits();
-        const auto cudnns = store.cudnns();
-        std::optional<Pair> pair;
-        std::vector<std::string> choice;
-        if (!spec.system) {
-            pair = select_pair(spec, store, toolkits, cudnns);
-            choice = choice_explanation(spec, *pair, store, toolkits);
-        }
-        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, known_roots(store, toolkits, cudnns),
-                               &key);
-        a.choice = std::move(choice);
-        return a;
-    });
-}
-
-Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
-                           PathStyle style) {
-    return plan_for_pair(store, pair, spec, env, style, known_roots(store));
 }
 
 }  // namespace cudaenv

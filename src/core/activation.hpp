@@ -69,10 +69,11 @@ EnvDiff plan_deactivate(const EnvReader& env, PathStyle style);
 // or in a usual CUDA place (/usr/local/cuda, /usr/local/cuda-12.6, /opt/cuda12, ...\CUDA\v*,
 // ...\CUDNN\v*; not /opt/cudaenv).
 bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style);
-// The roots of everything the store knows (store folders, adopted folders).
-std::vector<std::string> known_roots(Store& store);
-std::vector<std::string> known_roots(Store& store, const std::vector<ToolkitRecord>& toolkits,
-                                     const std::vector<CudnnRecord>& cudnns);
+// The roots of everything the store knows: its own folders (`own_dirs`:
+// where it installs toolkits and cuDNNs) and each record's folder, except a
+// shared system folder (/usr, a system library folder, a drive's root).
+std::vector<std::string> known_roots(const std::vector<std::filesystem::path>& own_dirs,
+                                     const std::vector<ToolkitRecord>& toolkits, const std::vector<CudnnRecord>& cudnns);
 
 // An environment block, as the OS hands one to a child process.
 using EnvBlock = std::vector<std::pair<std::string, std::string>>;
@@ -97,7 +98,7 @@ struct Activation {
     // When the spec matched more than one install: which one it took, why,
     // and the exact spec of each other (choice_explanation in core/pairs.hpp).
     std::vector<std::string> choice;
-    // Read from the store's cache (core/activation_cache.hpp), not planned.
+    // Read from the store's cache (store/activation_cache.hpp), not planned.
     bool kept = false;
 
     // The environment block `env` with this activation applied.
@@ -106,13 +107,5 @@ struct Activation {
     // what is set and unset in this environment, and each list's folders put first.
     std::string json() const;
 };
-
-// Activates what `spec` names (system included) in the environment `env`
-// reads; the answer is kept in the store and read back while its inputs
-// hold (core/activation_cache.hpp).
-Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style);
-// Activates `pair` itself (check's runner: the pair is already chosen).
-Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
-                           PathStyle style);
 
 }  // namespace cudaenv

@@ -64,4 +64,14 @@ int cuda_major_from_dpkg(const fs::path& info_dir, int cudnn_major);
 // "cudnn-linux-x86_64-8.9.7.29_cuda11-archive" -> 11; 0 when absent.
 int cuda_major_from_archive_name(const std::string& name);
 
+// What reads a folder's toolkit or cuDNN for the pair model (core/pairs
+// detect_pair): the disk itself, or the store's detection cache
+// (store/detect_cache.hpp), which keeps the answers.
+class FolderDetector {
+public:
+    virtual ~FolderDetector() = default;
+    virtual std::optional<Toolkit> toolkit(const std::filesystem::path& dir) = 0;
+    virtual std::optional<Cudnn> cudnn(const std::filesystem::path& dir, const std::string& variant) = 0;
+};
+
 }  // namespace cudaenv

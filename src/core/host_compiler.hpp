@@ -5,7 +5,7 @@
 // clang++-N is on PATH, `use` points NVCC_CCBIN (nvcc) and CUDAHOSTCXX
 // (CMake) at it, never over a value the user set.
 //
-// Cost: the decision is kept in <store>/cache/host_compiler.txt, keyed by
+// Cost (store/host_compiler_cache.hpp): the decision is kept in <store>/cache/host_compiler.txt, keyed by
 // the CUDA release and each PATH folder's mtime, with the `g++`/`c++` PATH
 // gave and its mtime and size (through links); while those hold, no compiler
 // is started and PATH is not searched, so the prompt hook and the shims only
@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "core/detect_cache.hpp"
 #include "core/version.hpp"
 
 namespace cudaenv {
@@ -62,13 +61,6 @@ struct HostCompilerChoice {
 std::optional<HostCompilerChoice> choose_host_compiler(
     const Version& cuda, const std::optional<CompilerId>& default_cxx,
     const std::function<std::optional<std::string>(const std::string&)>& find, const std::string& what = "c++");
-
-// The same on this machine, with the default compiler found on `path` (a PATH list) and its
-// version read once per change (see above). nullopt when c++ is fine, absent,
-// unknown, or no supported compiler is on PATH. `key`, when given, gets what
-// the answer holds under: each PATH folder's stamp and the compiler's.
-std::optional<HostCompilerChoice> pick_host_compiler(const std::filesystem::path& store_root, const Version& cuda,
-                                                     const std::string& path, Stamps* key = nullptr);
 
 // For doctor/check: "c++ is GCC 14; CUDA 12.4's nvcc accepts GCC up to 13", or nullopt when it
 // fits (or no row says). `what` names the compiler in the sentence.

@@ -6,7 +6,7 @@
 #include <toml++/toml.h>
 
 #include "core/spec.hpp"
-#include "core/toml_file.hpp"
+#include "util/toml_file.hpp"
 #include "core/version.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

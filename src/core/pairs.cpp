@@ -1,11 +1,9 @@
 #include "core/pairs.hpp"
 
-#include "core/system_store.hpp"
 #include <algorithm>
 #include <map>
 #include <tuple>
 
-#include "core/detect_cache.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -51,7 +49,7 @@ bool cudnn_fits(const CudnnRecord& c, const ToolkitRecord& t) {
     return c.cuda_major != 0 && c.cuda_major == t.version.major();
 }
 
-std::string installed_summary(Store& store) {
+std::string installed_summary(Inventory& store) {
     std::string out;
     for (const auto& t : store.toolkits()) {
         if (!out.empty()) out += ", ";
@@ -82,12 +80,9 @@ bool cudnn_matches(const CudnnRecord& c, const Spec& spec) {
 }
 
 // The default cuDNN for a toolkit: its pin, else the newest that fits.
-std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
+std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Inventory& store,
                                          const std::vector<CudnnRecord>& cudnns) {
-    auto& pins = store.config().pins;
-    std::optional<std::string> pinned;
-    if (auto pin = pins.find(t.version.str()); pin != pins.end()) pinned = pin->second;
-    else pinned = shared_pin(store, t.version.str());  // the system store admin's pin, if the user has none
+    const auto pinned = store.pin(t.version.str());  // the user's, else the system store admin's
     if (pinned) {
         // The same cuDNN version is often there for two CUDA majors: the pin
         // means the build for this toolkit (or one of unknown major).
@@ -102,9 +97,9 @@ std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Store& store,
 
 }  // namespace
 
-Pair select_pair(const Spec& spec, Store& store) { return select_pair(spec, store, store.toolkits(), store.cudnns()); }
+Pair select_pair(const Spec& spec, Inventory& store) { return select_pair(spec, store, store.toolkits(), store.cudnns()); }
 
-Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord>& toolkits,
+Pair select_pair(const Spec& spec, Inventory& store, const std::vector<ToolkitRecord>& toolkits,
                  const std::vector<CudnnRecord>& cudnns) {
     const ToolkitRecord* tk = nullptr;
     for (const auto& t : toolkits)
@@ -144,7 +139,7 @@ Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord
     return pair;
 }
 
-std::string unique_spec(const Pair& pair, Store& store) {
+std::string unique_spec(const Pair& pair, Inventory& store) {
     const auto pairs = all_pairs(store);
     const auto names = unique_specs(pairs, store);
     for (size_t i = 0; i < pairs.size(); ++i)
@@ -152,7 +147,7 @@ std::string unique_spec(const Pair& pair, Store& store) {
     return pair.spec();
 }
 
-std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store) {
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Inventory& store) {
     return matching_toolkits(spec, store.toolkits());
 }
 
@@ -164,7 +159,7 @@ std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, const std::vector
     return out;
 }
 
-std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Store& store,
+std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Inventory& store,
                                             const std::vector<ToolkitRecord>& toolkits) {
     auto matches = matching_toolkits(spec, toolkits);
     if (matches.size() < 2) return {};
@@ -240,7 +235,7 @@ private:
 
 }  // namespace
 
-std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& store) {
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory& store) {
     const auto toolkits = store.toolkits();
     const auto cudnns = store.cudnns();
     const SelectionIndex index(toolkits, cudnns);
@@ -278,7 +273,7 @@ std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& sto
     return out;
 }
 
-std::vector<Pair> all_pairs(Store& store) {
+std::vector<Pair> all_pairs(Inventory& store) {
     std::vector<Pair> out;
     auto cudnns = store.cudnns();
     for (const auto& t : store.toolkits()) {
@@ -295,7 +290,7 @@ std::vector<Pair> all_pairs(Store& store) {
     return out;
 }
 
-std::vector<CudnnRecord> cudnns_without_toolkit(Store& store) {
+std::vector<CudnnRecord> cudnns_without_toolkit(Inventory& store) {
     std::vector<CudnnRecord> out;
     auto toolkits = store.toolkits();
     for (const auto& c : store.cudnns()) {
@@ -306,12 +301,25 @@ std::vector<CudnnRecord> cudnns_without_toolkit(Store& store) {
     return out;
 }
 
+namespace {
+
+// Reads the folders every time.
+class DiskDetector final : public FolderDetector {
+public:
+    std::optional<Toolkit> toolkit(const fs::path& dir) override { return detect_toolkit(fsx::absolute_normal(dir)); }
+    std::optional<Cudnn> cudnn(const fs::path& dir, const std::string& variant) override {
+        return detect_cudnn(fsx::absolute_normal(dir), variant);
+    }
+};
+
+}  // namespace
+
 DetectedPair detect_pair(const Pair& pair) {
-    DetectionCache cache;  // in memory: always reads the folders
-    return detect_pair(pair, cache);
+    DiskDetector disk;
+    return detect_pair(pair, disk);
 }
 
-DetectedPair detect_pair(const Pair& pair, DetectionCache& cache) {
+DetectedPair detect_pair(const Pair& pair, FolderDetector& cache) {
     auto tk = cache.toolkit(pair.toolkit.path);
     if (!tk)
         throw Error("the CUDA " + pair.toolkit.version.str() + " folder '" + fsx::to_utf8(pair.toolkit.path) +

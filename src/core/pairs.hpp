@@ -7,7 +7,7 @@
 
 #include "core/detect.hpp"
 #include "core/spec.hpp"
-#include "core/store.hpp"
+#include "core/inventory.hpp"
 
 namespace cudaenv {
 
@@ -32,18 +32,18 @@ std::vector<std::string> origin_names(const fs::path& folder, bool managed);
 // The spec `list` shows for each pair, in order: the shortest that selects
 // exactly that pair among `pairs` with the store's pins (the full versions,
 // then an origin on the toolkit, the cuDNN, or both).
-std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Store& store);
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory& store);
 // The one of `pair` (its full spec when the store does not list it).
-std::string unique_spec(const Pair& pair, Store& store);
+std::string unique_spec(const Pair& pair, Inventory& store);
 
 // Every toolkit that `spec`'s CUDA part matches, in the order selection takes them.
-std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Store& store);
+std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Inventory& store);
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, const std::vector<ToolkitRecord>& toolkits);
 
 // When `spec` matches more than one CUDA install, the lines `use` says: which
 // one `chosen` is and why, then the exact spec of each other; empty otherwise.
-// `toolkits`: store.toolkits().
-std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Store& store,
+// `toolkits`: inventory.toolkits().
+std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Inventory& store,
                                             const std::vector<ToolkitRecord>& toolkits);
 
 // A pair with its folders read from disk (throws when a folder has gone).
@@ -57,23 +57,23 @@ bool cudnn_fits(const CudnnRecord& c, const ToolkitRecord& t);
 
 // The pair `spec` names (spec must not be system). Throws Error listing
 // what is installed when nothing matches.
-Pair select_pair(const Spec& spec, Store& store);
+Pair select_pair(const Spec& spec, Inventory& store);
 // The same from the store's lists already read (store.toolkits(), store.cudnns()).
-Pair select_pair(const Spec& spec, Store& store, const std::vector<ToolkitRecord>& toolkits,
+Pair select_pair(const Spec& spec, Inventory& store, const std::vector<ToolkitRecord>& toolkits,
                  const std::vector<CudnnRecord>& cudnns);
 
 // Every toolkit with every cuDNN that fits it (the default one first), or
 // with none when no cuDNN fits.
-std::vector<Pair> all_pairs(Store& store);
+std::vector<Pair> all_pairs(Inventory& store);
 // cuDNNs that fit no known toolkit.
-std::vector<CudnnRecord> cudnns_without_toolkit(Store& store);
+std::vector<CudnnRecord> cudnns_without_toolkit(Inventory& store);
 
-class DetectionCache;
-// Reads the pair's folders (from `cache` when its key still holds).
+// Reads the pair's folders from disk, or through `cache` (the store's
+// detection cache, store/detect_cache.hpp, answers while its key holds).
 DetectedPair detect_pair(const Pair& pair);
-DetectedPair detect_pair(const Pair& pair, DetectionCache& cache);
+DetectedPair detect_pair(const Pair& pair, FolderDetector& cache);
 
 // "11.8.0 (store), 12.6.3 (/usr/local/cuda-12.6)" for error messages.
-std::string installed_summary(Store& store);
+std::string installed_summary(Inventory& store);
 
 }  // namespace cudaenv

@@ -1,6 +1,5 @@
 #include "core/resolve.hpp"
 
-#include "core/config.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -177,7 +176,7 @@ std::optional<VersionFile> find_version_file(const std::filesystem::path& start)
 }
 
 ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<std::string>& env_version,
-                          const Config& config) {
+                          const std::optional<std::string>& global) {
     if (env_version && !env_version->empty()) {
         auto spec = Spec::parse(*env_version);
         if (!spec)
@@ -186,10 +185,10 @@ ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<
         return {*spec, Origin::env, {}};
     }
     if (auto vf = find_version_file(cwd)) return {vf->spec, Origin::file, vf->path};
-    if (config.global) {
-        auto spec = Spec::parse(*config.global);
+    if (global) {
+        auto spec = Spec::parse(*global);
         if (!spec)
-            throw Error("the global default is an invalid spec: '" + str::visible(config.global->substr(0, 60)) + "'",
+            throw Error("the global default is an invalid spec: '" + str::visible(global->substr(0, 60)) + "'",
                         "run `cudaenv global <spec>` to replace it");
         return {*spec, Origin::global, {}};
     }

@@ -12,8 +12,6 @@
 
 namespace cudaenv {
 
-struct Config;
-
 enum class Origin { env, file, global, system };
 
 struct ActiveSpec {
@@ -50,7 +48,8 @@ Spec parse_dot_cudaenv(const std::string& text, const std::filesystem::path& pat
 // nullopt when the .tool-versions has no `cuda` line.
 std::optional<Spec> parse_tool_versions(const std::string& text, const std::filesystem::path& path);
 
+// `global`: the global default's spec text (config.toml's `global`), if any.
 ActiveSpec resolve_active(const std::filesystem::path& cwd, const std::optional<std::string>& env_version,
-                          const Config& config);
+                          const std::optional<std::string>& global);
 
 }  // namespace cudaenv

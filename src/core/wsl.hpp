@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/activation.hpp"
-#include "core/adopt.hpp"
+#include "core/found.hpp"
 
 namespace cudaenv {
 

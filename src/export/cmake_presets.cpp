@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/format_parts.hpp"
+#include "export/formats.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/json_text.hpp"

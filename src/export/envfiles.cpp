@@ -6,6 +6,7 @@
 #include <random>
 
 #include "export/format_parts.hpp"
+#include "export/formats.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "export/formats.hpp"
+#include "export/options.hpp"
+#include "export/vars.hpp"
 
 namespace cudaenv::exporting {
 

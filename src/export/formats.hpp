@@ -10,16 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "export/options.hpp"
 #include "export/vars.hpp"
 
 namespace cudaenv::exporting {
 
-struct Options {
-    std::optional<std::filesystem::path> out;  // -o
-    std::optional<std::string> default_name;   // --default: module version to mark
-    std::filesystem::path cwd;
-    PathStyle style = PathStyle::posix;
-};
 
 enum class Target { stream_or_file, folder, presets_file };
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "export/format_parts.hpp"
+#include "export/formats.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"

@@ -1,6 +1,7 @@
 #include "export/vars.hpp"
 
 #include "core/activation.hpp"
+#include "store/activation_cache.hpp"
 #include "core/spec.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

@@ -10,7 +10,7 @@
 #include "core/activation.hpp"
 #include "core/pairs.hpp"
 #include "core/pathlist.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 
 namespace cudaenv::exporting {
 

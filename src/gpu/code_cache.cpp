@@ -2,7 +2,8 @@
 
 #include <stdexcept>
 
-#include "core/detect_cache.hpp"
+#include "store/detect_cache.hpp"
+#include "store/store.hpp"
 #include "util/cache_file.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -81,7 +82,7 @@ FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t fi
     return c;
 }
 
-CodeCache::CodeCache(const fs::path& store_root) : file_(store_root / "cache" / "gpucode.txt") {
+CodeCache::CodeCache(const fs::path& store_root) : file_(Store::gpu_code_cache_file(store_root)) {
     load_cache_index(file_, header, 64u << 20, text_, entries_);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // What GPU code each library file carries, kept in <store>/cache/gpucode.txt
 // (util/records), one record per file under its stamp (mtime and size, as
-// core/detect_cache keeps folders): reading it again costs one stat. Also
+// store/detect_cache keeps folders): reading it again costs one stat. Also
 // keeps which library files a pair's folders hold, under those folders'
 // stamps, so `list` judges every pair from the cache without listing a folder.
 #include <deque>

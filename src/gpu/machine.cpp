@@ -6,6 +6,7 @@
 #include "check/driver.hpp"
 #include "check/probe_gpus.hpp"
 #include "core/version.hpp"
+#include "store/store.hpp"
 #include "platform/install_dirs.hpp"
 #include "platform/node.hpp"
 #include "platform/platform.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 constexpr std::string_view header = "cudaenv machine cache 2\n";
 
-std::filesystem::path cache_file(const std::filesystem::path& root) { return root / "cache" / "machine.txt"; }
+std::filesystem::path cache_file(const std::filesystem::path& root) { return Store::machine_cache_file(root); }
 
 // "13000" -> "13.0"
 std::string cuda_text(int v) { return v > 0 ? std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) : ""; }

@@ -7,7 +7,7 @@
 
 #include "check/compat.hpp"
 #include "core/cudalibs.hpp"
-#include "core/detect_cache.hpp"
+#include "store/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

@@ -7,7 +7,7 @@
 // pair is pinned. Any failure before that leaves the store as it was.
 #include <iosfwd>
 
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "install/plan.hpp"
 
 namespace cudaenv::install {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/spec.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 
 namespace cudaenv::install {
 

@@ -7,7 +7,7 @@
 
 #include "core/lockfile.hpp"
 #include "core/spec.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "install/plan.hpp"
 
 namespace cudaenv::install {

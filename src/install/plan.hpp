@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/spec.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "install/layout.hpp"
 #include "install/manifest.hpp"
 #include "install/mirror.hpp"

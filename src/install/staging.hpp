@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store.hpp"
+#include "store/store.hpp"
 
 namespace cudaenv::platform {
 class FileLock;

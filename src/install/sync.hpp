@@ -8,7 +8,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "install/sync_plan.hpp"
 
 namespace cudaenv::install {

@@ -13,7 +13,7 @@
 #include "core/lockfile.hpp"
 #include "core/pairs.hpp"
 #include "core/resolve.hpp"
-#include "core/store.hpp"
+#include "store/store.hpp"
 #include "install/plan.hpp"
 
 namespace cudaenv::install {

@@ -1,6 +1,6 @@
 #pragma once
 // What a cluster node knows about itself and the few primitives the shared
-// system store's lock needs (see core/excl_lock.hpp): host name, process
+// system store's lock needs (see store/excl_lock.hpp): host name, process
 // liveness, exclusive creation of a file, and where the system store lives.
 #include <filesystem>
 #include <optional>

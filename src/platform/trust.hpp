@@ -1,7 +1,7 @@
 #pragma once
 // Who owns a file or folder, and who besides its owner may change it: what
 // cudaenv must know before it trusts the shared system store
-// (core/store_trust.hpp). POSIX: the owner's uid and the mode's group and
+// (store/store_trust.hpp). POSIX: the owner's uid and the mode's group and
 // other write bits. Windows: the owner's SID and the access list's allowed
 // entries that grant a change (write, append, add a file or folder, delete,
 // change the access list or the owner) to anyone but SYSTEM, Administrators,

@@ -1,6 +1,7 @@
 // bash: POSIX single quotes; the integration is a function that evaluates
 // what `cudaenv use/shell/deactivate` prints and passes everything else on.
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 namespace cudaenv {
 

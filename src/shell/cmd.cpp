@@ -3,6 +3,7 @@
 // every ", and outside quotes the characters ^ & | < > ( ) need a caret.
 // Delayed expansion (!) is off by default in cmd and the shim does not turn it on.
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 #include "util/error.hpp"
 #include "util/strings.hpp"

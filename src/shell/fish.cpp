@@ -1,6 +1,7 @@
 // fish: single quotes where only \ and ' are escaped; PATH-like variables are
 // lists in fish, so they are set element by element.
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 #include "core/pathlist.hpp"
 

@@ -1,6 +1,7 @@
 #include "shell/profile_lines.hpp"
 
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 namespace cudaenv {
 

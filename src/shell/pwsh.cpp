@@ -2,6 +2,7 @@
 // PowerShell also treats the typographic quotes U+2018..U+201B as quotes, so
 // each of them is doubled like '. No 7-only syntax (??, &&, ternaries).
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 
 namespace cudaenv {

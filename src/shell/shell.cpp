@@ -1,4 +1,5 @@
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 #include "core/resolve.hpp"
 #include "util/fs.hpp"

@@ -2,9 +2,9 @@
 
 #include <cctype>
 
+#include "shell/backend.hpp"
 #include "platform/platform.hpp"
 #include "platform/userenv.hpp"
-#include "shell/shell.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/profile_block.hpp"
+#include "core/line_endings.hpp"
 #include "platform/profiles.hpp"
 
 namespace cudaenv {
@@ -57,6 +57,13 @@ std::vector<std::string> shell_names();
 std::string shell_choices();
 // Whether users of this OS run `shell` (cmd: Windows only).
 bool runs_on(const ShellInfo& shell, bool windows);
+
+// Backends, one file each (shell.hpp declares Shell); the table names them.
+std::unique_ptr<Shell> make_bash();
+std::unique_ptr<Shell> make_zsh();
+std::unique_ptr<Shell> make_fish();
+std::unique_ptr<Shell> make_pwsh();
+std::unique_ptr<Shell> make_cmd();
 
 // The backend of `name` (or its alias); throws UsageError for an unknown shell.
 std::unique_ptr<Shell> make_shell(std::string_view name);

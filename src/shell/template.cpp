@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "shell/shell.hpp"
+#include "shell/backend.hpp"
 #include "util/embedded.hpp"
 #include "util/strings.hpp"
 

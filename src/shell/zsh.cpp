@@ -1,5 +1,6 @@
 // zsh: the same quoting as bash; its own completion system.
 #include "shell/shell.hpp"
+#include "shell/template.hpp"
 
 namespace cudaenv {
 

@@ -7,7 +7,7 @@ Checks, over README.md, ARCHITECTURE.md and docs/*.md:
   commands  README's "## Commands" list names exactly the commands
             `cudaenv --help` lists (the command table), each once
   paths     every path a doc names in backticks that points into the tree
-            (src/..., tests/..., `core/store.hpp`, `shell/bash/init.bash`,
+            (src/..., tests/..., `store/store.hpp`, `shell/bash/init.bash`,
             `cmake/Embed.cmake`, `src/core/cudalibs.*`) exists
   outside   no doc, source or test cites a file outside the repository
             (../shared, the design notes the project grew from)

@@ -1,4 +1,4 @@
-// The whole activation kept in the store (core/activation_cache.hpp): read
+// The whole activation kept in the store (store/activation_cache.hpp): read
 // back while every input reads the same, planned again when any one changes.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <map>
 
 #include "core/activation.hpp"
-#include "core/activation_cache.hpp"
-#include "core/store.hpp"
+#include "store/activation_cache.hpp"
+#include "store/store.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/adopt.hpp"
+#include "store/adopt.hpp"
 #include "test_support.hpp"
 
 using namespace cudaenv;

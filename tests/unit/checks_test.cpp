@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/checks.hpp"
-#include "core/store.hpp"
+#include "store/checks.hpp"
+#include "store/store.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 

@@ -1,13 +1,13 @@
-// The pieces of the shared store: the O_EXCL lock (core/excl_lock), node keys
-// and per-node results (core/node_checks), the shared layering (core/system_store).
+// The pieces of the shared store: the O_EXCL lock (store/excl_lock), node keys
+// and per-node results (store/node_checks), the shared layering (store/system_store).
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/excl_lock.hpp"
-#include "core/node_checks.hpp"
-#include "core/system_store.hpp"
+#include "store/excl_lock.hpp"
+#include "store/node_checks.hpp"
+#include "store/system_store.hpp"
 #include "platform/node.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"

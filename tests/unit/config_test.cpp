@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/config.hpp"
-#include "core/config_cache.hpp"
+#include "store/config.hpp"
+#include "store/config_cache.hpp"
 #include "util/fs.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
@@ -170,7 +170,7 @@ TEST_CASE("Config::to_toml") {
     }
 }
 
-TEST_CASE("config.toml's copy in cache/config.txt (core/config_cache)") {
+TEST_CASE("config.toml's copy in cache/config.txt (store/config_cache)") {
     TempDir tmp("config-cache");
     auto file = tmp / "config.toml";
     auto copy = tmp / "cache" / "config.txt";

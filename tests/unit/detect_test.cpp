@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "core/detect.hpp"
-#include "core/detect_cache.hpp"
+#include "store/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/host_compiler.hpp"
+#include "store/host_compiler_cache.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "core/setup_host.hpp"
+#include "setup/setup_host.hpp"
 #include "util/error.hpp"
 
 namespace testsupport {

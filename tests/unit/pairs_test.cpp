@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/pairs.hpp"
+#include "store/store.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/profile_block.hpp"
+#include "setup/profile_block.hpp"
 #include "shell/shells.hpp"
 
 using namespace cudaenv;

@@ -1,7 +1,7 @@
 // Which files become tool shims, and where `which` finds a tool, under both OS rules.
 #include <doctest/doctest.h>
 
-#include "core/rehash.hpp"
+#include "store/rehash.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 

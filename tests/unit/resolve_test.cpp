@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "core/config.hpp"
+#include "store/config.hpp"
 #include "core/resolve.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
@@ -137,20 +137,20 @@ TEST_CASE("resolve_active") {
     write(tmp / "proj" / ".cudaenv", "12.4+none\n");
 
     SUBCASE("CUDAENV_VERSION first") {
-        auto a = resolve_active(cwd, std::string("13"), cfg);
+        auto a = resolve_active(cwd, std::string("13"), cfg.global);
         CHECK(a.spec == S("13"));
         CHECK(a.origin == Origin::env);
         CHECK(std::string(a.origin_name()) == "env");
         CHECK(a.describe() == "CUDAENV_VERSION");
     }
     SUBCASE("an empty CUDAENV_VERSION counts as unset") {
-        CHECK(resolve_active(cwd, std::string(""), cfg).origin == Origin::file);
+        CHECK(resolve_active(cwd, std::string(""), cfg.global).origin == Origin::file);
     }
     SUBCASE("an invalid CUDAENV_VERSION is an error") {
-        CHECK_THROWS_AS(resolve_active(cwd, std::string("12; id"), cfg), Error);
+        CHECK_THROWS_AS(resolve_active(cwd, std::string("12; id"), cfg.global), Error);
     }
     SUBCASE("then the nearest file") {
-        auto a = resolve_active(cwd, std::nullopt, cfg);
+        auto a = resolve_active(cwd, std::nullopt, cfg.global);
         CHECK(a.spec == S("12.4+none"));
         CHECK(a.origin == Origin::file);
         CHECK(a.file == (tmp / "proj" / ".cudaenv").lexically_normal());
@@ -159,23 +159,23 @@ TEST_CASE("resolve_active") {
     SUBCASE("then .tool-versions") {
         fs::remove(tmp / "proj" / ".cudaenv");
         write(tmp / "proj" / ".tool-versions", "cuda 12.6\ncudnn 9\n");
-        auto a = resolve_active(cwd, std::nullopt, cfg);
+        auto a = resolve_active(cwd, std::nullopt, cfg.global);
         CHECK(a.spec == S("12.6+9"));
         CHECK(a.origin == Origin::file);
     }
     SUBCASE("then the global default") {
         fs::remove(tmp / "proj" / ".cudaenv");
-        auto a = resolve_active(cwd, std::nullopt, cfg);
+        auto a = resolve_active(cwd, std::nullopt, cfg.global);
         CHECK(a.spec == S("11.8"));
         CHECK(a.origin == Origin::global);
         CHECK(std::string(a.origin_name()) == "global");
         cfg.global = "bad spec";
-        CHECK_THROWS_AS(resolve_active(cwd, std::nullopt, cfg), Error);
+        CHECK_THROWS_AS(resolve_active(cwd, std::nullopt, cfg.global), Error);
     }
     SUBCASE("then system") {
         fs::remove(tmp / "proj" / ".cudaenv");
         cfg.global.reset();
-        auto a = resolve_active(cwd, std::nullopt, cfg);
+        auto a = resolve_active(cwd, std::nullopt, cfg.global);
         CHECK(a.spec.system);
         CHECK(a.origin == Origin::system);
         CHECK(std::string(a.origin_name()) == "system");

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 #include <sstream>
 
-#include "core/exec_policy.hpp"
-#include "core/setup_actions.hpp"
+#include "setup/exec_policy.hpp"
+#include "setup/setup_actions.hpp"
 #include "memory_setup_host.hpp"
 #include "platform/profiles.hpp"
 #include "shell/shells.hpp"

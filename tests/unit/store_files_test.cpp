@@ -11,8 +11,8 @@
 
 #include <stdexcept>
 
-#include "core/config.hpp"
-#include "core/store.hpp"
+#include "store/config.hpp"
+#include "store/store.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

@@ -4,7 +4,7 @@
 // access lists).
 #include <doctest/doctest.h>
 
-#include "core/store_trust.hpp"
+#include "store/store_trust.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/uninstall.hpp"
+#include "store/uninstall.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"

@@ -17,9 +17,9 @@
 
 #include "commands/context.hpp"
 #include "core/activation.hpp"
-#include "core/discover.hpp"
+#include "store/discover.hpp"
 #include "core/pathlist.hpp"
-#include "core/store_trust.hpp"
+#include "store/store_trust.hpp"
 #include "platform/platform.hpp"
 #include "platform/trust.hpp"
 #include "util/error.hpp"

@@ -1,0 +1,19 @@
+#pragma once
+// What every export format is given besides the pairs (export/formats.hpp's
+// table, the formats' files through export/format_parts.hpp).
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/pathlist.hpp"
+
+namespace cudaenv::exporting {
+
+struct Options {
+    std::optional<std::filesystem::path> out;  // -o
+    std::optional<std::string> default_name;   // --default: module version to mark
+    std::filesystem::path cwd;
+    PathStyle style = PathStyle::posix;
+};
+
+}  // namespace cudaenv::exporting

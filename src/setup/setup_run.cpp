@@ -1,0 +1,118 @@
+#include "setup/setup_run.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "setup/exec_policy.hpp"
+#include "shell/shell.hpp"
+#include "shell/shells.hpp"
+#include "shell/profile_lines.hpp"
+#include "store/rehash.hpp"
+#include "store/store.hpp"
+#include "platform/platform.hpp"
+#include "platform/profiles.hpp"
+#include "util/error.hpp"
+#include "util/fs.hpp"
+#include "util/report.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& program_names() {
+    static const std::vector<std::string> names = {std::string("cudaenv") + platform::exe_suffix(),
+                                                   std::string("cudaenv-shim") + platform::exe_suffix(),
+                                                   std::string("cudaenv-install") + platform::exe_suffix(),
+                                                   std::string("cudaenv-probe") + platform::exe_suffix()};
+    return names;
+}
+
+std::vector<std::string> files_to_install(const fs::path& from) {
+    auto files = program_names();
+    const auto priv = fs::path("lib") / "cudaenv";
+    std::error_code ec;
+    for (fs::directory_iterator it(from / priv, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(fsx::to_utf8(priv / it->path().filename()));
+    std::sort(files.begin() + static_cast<std::ptrdiff_t>(program_names().size()), files.end());
+    return files;
+}
+
+std::string autorun_line(const std::string& exe, Store& store, std::span<const CommandInfo> commands) {
+    auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.root()), true, commands});
+    return std::string(str::trim(line));
+}
+
+void check_setup_request(SetupRequest& request) {
+    auto& shell = request.shell;
+    const auto& install = request.install;
+    bool all = shell.empty();
+    if (!all) shell = std::string(shell_info(shell).name);  // validates; powershell = pwsh
+    if (!all && shell_info(shell).os == ShellOs::windows && !platform::is_windows)
+        throw UsageError(shell + " exists only on Windows", "name the shell you use: cudaenv setup <shell>");
+    if (install && !platform::is_windows)
+        throw UsageError("--install is for Windows", "on Linux install the .deb package, or `cmake --install` a build");
+    if (install && (request.undo || !all))
+        throw UsageError("--install takes no shell and no --undo", "cudaenv setup --install [<folder>]");
+}
+
+void run_setup(Store& store, const SetupRequest& request) {
+    const auto& shell = request.shell;
+    const bool undo_ = request.undo;
+    const auto& install = request.install;
+    const bool all = shell.empty();
+    auto record_file = store.setup_file();
+    auto rec = SetupRecord::load(record_file);
+    auto host = make_real_setup_host();
+    SetupSession s{*host, rec, std::cout, [&] { rec.save(record_file); }};
+
+    if (undo_) return undo_setup(store, s, shell, all, request.commands);
+
+    auto exe = platform::executable_path();
+    std::optional<std::string> install_entry;
+    if (install) {
+        auto local = platform::get_env("LOCALAPPDATA");
+        if (install->empty() && (!local || local->empty()))
+            throw Error("LOCALAPPDATA is not set", "name the folder: cudaenv setup --install <folder>");
+        auto dir = install->empty() ? fsx::from_utf8(*local) / "Programs" / "cudaenv"
+                                    : fsx::absolute_normal(fsx::from_utf8(*install));
+        install_programs(s, {exe.parent_path(), dir, files_to_install(exe.parent_path())});
+        exe = dir / program_names()[0];
+        install_entry = fsx::to_utf8(dir);
+    }
+    auto exe_s = fsx::to_utf8(exe);
+    auto shims = fsx::to_utf8(store.shims_dir());
+
+    std::vector<std::string> chosen;
+    if (install) chosen = {"pwsh", "cmd"};
+    else if (!all) chosen = {shell};
+    else {
+        auto detected = detect_shell();
+        if (detected.empty())
+            throw UsageError("cannot tell which shell to set up", "name it: cudaenv setup <shell> (" + shell_choices() + ")");
+        chosen = {detected};
+    }
+    // Every profile path first: one that cannot be told (HOME unset) stops setup before it writes anything.
+    std::vector<std::pair<const ShellInfo*, std::vector<fs::path>>> targets;
+    for (const auto& name : chosen)
+        targets.emplace_back(&shell_info(name), profile_paths(shell_info(name), platform::current_profile_env()));
+    ensure_writable_dir(store.shims_dir());
+    rehash_or_warn(store);
+    bool pwsh = false;
+    for (const auto& [sh, profiles] : targets) {
+        if (sh->session_shim) write_session_shims({exe_s, fsx::to_utf8(store.root()), true, request.commands});
+        if (sh->autorun) add_autorun(s, autorun_line(exe_s, store, request.commands));
+        for (const auto& p : profiles)
+            add_profile_block(s, {p, std::string(sh->name), sh->reads,
+                                  profile_block_lines(*sh, exe_s, shims, !platform::is_windows),
+                                  platform::is_windows && sh->bom_on_windows});
+        pwsh = pwsh || sh->name == "pwsh";
+    }
+    if (platform::is_windows) add_user_path(s, shims, install_entry);
+    if (pwsh) require_profiles_run(std::cout);
+    auto named = install ? std::string("terminal") : chosen.front();
+    std::cout << "Open a new " << named << " to use cudaenv; `cudaenv setup " << (install ? "" : named + " ")
+              << "--undo` takes it back.\n";
+}
+
+}  // namespace cudaenv

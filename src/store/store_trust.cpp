@@ -1,0 +1,82 @@
+#include "store/store_trust.hpp"
+
+#include <iostream>
+
+#include "platform/platform.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+namespace cudaenv {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string named(const fs::path& p) { return "'" + fsx::to_utf8(p) + "'"; }
+
+std::string owners(const platform::PathTrust& root) {
+    return root.owner_admin ? std::string(platform::is_windows ? "an administrator" : "root")
+                            : (platform::is_windows ? "an administrator" : "root") + std::string(" or ") + root.owner;
+}
+
+}  // namespace
+
+std::vector<std::string> judge_path(const fs::path& path, const platform::PathTrust& t,
+                                    const platform::PathTrust& root) {
+    std::vector<std::string> out;
+    if (!t.exists) return out;
+    if (!t.owner_admin && t.owner_id != root.owner_id)
+        out.push_back(named(path) + " belongs to " + t.owner + ", not to " + owners(root));
+    if (!t.writers.empty()) out.push_back(named(path) + " can be changed by " + str::join(t.writers, " and "));
+    return out;
+}
+
+std::vector<std::string> judge_root(const fs::path& root, const platform::PathTrust& r, const fs::path& parent,
+                                    const platform::PathTrust& p) {
+    auto out = judge_path(root, r, r);
+    bool others_could_make_it = !p.exists || !p.writers.empty() || (!p.owner_admin && p.owner_id != r.owner_id);
+    if (r.exists && !r.owner_admin && !r.owner_is_me && others_could_make_it)
+        out.insert(out.begin(), named(root) + " belongs to " + r.owner + ", and " + named(parent) +
+                                    (p.writers.empty() ? " belongs to " + p.owner
+                                                       : " can be changed by " + str::join(p.writers, " and ")) +
+                                    ": anyone there could have made it");
+    return out;
+}
+
+std::vector<std::string> store_problems(const fs::path& root) {
+    auto r = platform::path_trust(root);
+    auto parent = fsx::absolute_normal(root).parent_path();
+    auto out = judge_root(root, r, parent, platform::path_trust(parent));
+    for (const auto& p : {root / "toolkits", root / "cudnn", root / "config.toml"}) {
+        auto more = judge_path(p, platform::path_trust(p), r);
+        out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+}
+
+std::vector<std::string> folder_problems(const fs::path& folder, const fs::path& root) {
+    return judge_path(folder, platform::path_trust(folder), platform::path_trust(root));
+}
+
+bool trust_overridden() { return platform::get_env("CUDAENV_TRUST_SYSTEM_STORE").value_or("") == "1"; }
+
+std::string trust_hint() {
+    return std::string(platform::is_windows
+                           ? "its admin must let only Administrators change it (icacls), or remove it and let "
+                             "`cudaenv install --system` make it"
+                           : "its admin must make it root's (or the store owner's) and writable by its owner only "
+                             "(chown, chmod go-w)") +
+           "; CUDAENV_TRUST_SYSTEM_STORE=1 uses it anyway";
+}
+
+void store_warning(const std::string& text) { std::cerr << "cudaenv: warning: " << str::visible(text) << "\n"; }
+
+bool usable_despite(const std::vector<std::string>& problems) {
+    if (problems.empty()) return true;
+    if (!trust_overridden()) return false;
+    for (const auto& p : problems)
+        store_warning("using the shared system store although " + p + " (CUDAENV_TRUST_SYSTEM_STORE=1)");
+    return true;
+}
+
+}  // namespace cudaenv
