@@ -12,7 +12,6 @@
 #include "gpu/code_cache.hpp"
 #include "gpu/machine.hpp"
 #include "gpu/verdict.hpp"
-#include "core/origin.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "platform/tracer.hpp"
@@ -80,29 +79,8 @@ void run_trace(Context& ctx, const TraceArgs& a) {
     auto spec = Spec::parse_or_throw(spec_text);
     // The pair as `exec` would activate it: one plan, applied to this environment.
     auto plan = ctx.plan_for(spec_text);  // throws, listing what is installed
-    const std::string& full_spec = plan.full_spec;
-    const auto& detected = plan.folders;
     auto env = plan.applied_to(platform::environment(), native_path_style());
-
-    // Every pair by the spec `list` shows: two installs of one version share
-    // the short one, and the traced pair is told from the others by folder.
-    const auto pairs = all_pairs(ctx.store());
-    const auto names = unique_specs(pairs, ctx.store());
-    trace::Input input;
-    input.spec = full_spec;
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        if (plan.pair && pairs[i].same_as(*plan.pair)) {
-            input.spec = names[i];
-            continue;
-        }
-        try {
-            input.others.push_back(origin::pair_dirs(names[i], detect_pair(pairs[i])));
-        } catch (const std::exception&) {
-            // A pair whose folder has gone cannot be where a library came from.
-        }
-    }
-    if (detected) input.pair = origin::pair_dirs(input.spec, *detected);
-    input.driver_version = trace::system_driver_version();
+    auto input = trace::input_for(plan, ctx.store());
 
     auto run = platform::trace_command(a.command, env);
     auto report = trace::analyse(trace::parse_records(run.records), input);

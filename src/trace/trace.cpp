@@ -8,6 +8,7 @@
 #include "check/compat.hpp"
 #include "check/driver.hpp"
 #include "core/cudalibs.hpp"
+#include "core/pairs.hpp"
 #include "platform/platform.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
@@ -348,6 +349,27 @@ Report analyse(const Records& records, const Input& input) {
     if (input.pair)
         if (auto line = bundled_line(rep.libraries, rep.processes, *input.pair); !line.empty()) rep.verdict = line;
     return rep;
+}
+
+Input input_for(const Activation& plan, Inventory& inventory) {
+    Input input;
+    input.spec = plan.full_spec;
+    const auto pairs = all_pairs(inventory);
+    const auto names = unique_specs(pairs, inventory);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        if (plan.pair && pairs[i].same_as(*plan.pair)) {
+            input.spec = names[i];
+            continue;
+        }
+        try {
+            input.others.push_back(origin::pair_dirs(names[i], detect_pair(pairs[i])));
+        } catch (const std::exception&) {
+            // A pair whose folder has gone cannot be where a library came from.
+        }
+    }
+    if (plan.folders) input.pair = origin::pair_dirs(input.spec, *plan.folders);
+    input.driver_version = system_driver_version();
+    return input;
 }
 
 std::string render_text(const Report& rep, int exit_code, const std::string& signal_name) {

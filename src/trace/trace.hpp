@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/activation.hpp"
+#include "core/inventory.hpp"
 #include "core/origin.hpp"
 
 namespace cudaenv::trace {
@@ -59,6 +61,12 @@ struct Input {
     std::string driver_version;               // from the system, "" unknown (a loaded libcuda's name wins)
 };
 Report analyse(const Records& records, const Input& input);
+
+// The input for a run under `plan`'s pair: it and every other pair the store
+// knows, each by the spec `list` shows (two installs of one version share the
+// short one, so the traced pair is told from the others by folder), and the
+// system's driver version.
+Input input_for(const Activation& plan, Inventory& inventory);
 
 // The text for stderr; `exit_code`/`signal_name` describe how the command ended.
 std::string render_text(const Report& report, int exit_code, const std::string& signal_name);
