@@ -6,6 +6,7 @@
 #include "store/host_compiler_cache.hpp"
 #include "store/store.hpp"
 #include "cudaenv_version.hpp"
+#include "util/cache_file.hpp"
 #include "util/toml_file.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
@@ -289,12 +290,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
             out += raw;
             ++kept;
         }
-    // Only beside a store that is there; a store that cannot be written keeps none.
-    if (!fsx::is_dir(store_.root())) return a;
-    try {
-        fsx::write_file_atomic(file_, out, fsx::Durability::cache);
-    } catch (const Error&) {
-    }
+    save_cache_file(file_, out);  // only beside a store that is there; one that cannot be written keeps none
     return a;
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "util/cache_file.hpp"
 #include "util/toml_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -75,15 +76,8 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
     for (const auto& e : c.cudnns)
         records::put_record(out, {"cudnn", e.path, e.variant, e.version.str(), std::to_string(e.cuda_major)});
     records::put_record(out, {"end"});
-    // Only beside a store that is there (config.toml was just read from it).
-    if (!fsx::is_dir(cache_file.parent_path().parent_path())) return;
-    std::error_code ec;
-    std::filesystem::create_directories(cache_file.parent_path(), ec);
-    try {
-        fsx::write_file_atomic(cache_file, out, fsx::Durability::cache);
-    } catch (const Error&) {
-        // a read-only store (the shared system store, for a user) keeps no copy
-    }
+    // Only beside a store that is there; a read-only one (the shared system store, for a user) keeps no copy.
+    save_cache_file(cache_file, out);
 }
 
 Config load_config_cached(const std::filesystem::path& config_file, const std::filesystem::path& cache_file,

@@ -5,6 +5,7 @@
 #include "store/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
+#include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/records.hpp"
@@ -85,14 +86,7 @@ std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root,
     for (const auto& k : kept) out += k;
     if (choice) records::put_record(out, {key, *cxx, cxx_stamp, "use", choice->path, choice->reason});
     else records::put_record(out, {key, *cxx, cxx_stamp, "none"});
-    if (fsx::is_dir(store_root)) {
-        fs::create_directories(file.parent_path(), ec);
-        try {
-            fsx::write_file_atomic(file, out, fsx::Durability::cache);
-        } catch (const Error&) {
-            // a store that cannot be written asks again next time
-        }
-    }
+    save_cache_file(file, out);  // a store that cannot be written asks again next time
     return choice;
 }
 
