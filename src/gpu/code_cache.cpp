@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "store/detect_cache.hpp"
+#include "store/stamps.hpp"
 #include "store/store.hpp"
 #include "util/cache_file.hpp"
 #include "util/fs.hpp"
@@ -122,10 +122,10 @@ std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& 
     if (!fields) return std::nullopt;
     try {
         records::Fields f(*fields, 1);
-        auto n = f.number();
-        if (n != static_cast<long long>(dirs.size())) return std::nullopt;
-        for (const auto& d : dirs)
-            if (f.next() != fsx::to_utf8(d) || f.next() != path_stamp(d)) return std::nullopt;
+        Stamps kept;
+        if (!stamps_hold(f, kept) || kept.size() != dirs.size()) return std::nullopt;
+        for (size_t i = 0; i < dirs.size(); ++i)
+            if (kept[i].first != fsx::to_utf8(dirs[i])) return std::nullopt;
         auto count = f.number();
         if (count < 0 || count > 100000) return std::nullopt;
         std::vector<fs::path> out;
@@ -138,11 +138,10 @@ std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& 
 
 void CodeCache::keep_listing(const std::string& id, const std::vector<fs::path>& dirs,
                              const std::vector<fs::path>& files) {
-    std::vector<std::string> fields = {std::to_string(dirs.size())};
-    for (const auto& d : dirs) {
-        fields.push_back(fsx::to_utf8(d));
-        fields.push_back(path_stamp(d));
-    }
+    Stamps key;
+    for (const auto& d : dirs) key.emplace_back(fsx::to_utf8(d), path_stamp(d));
+    std::vector<std::string> fields;
+    put_stamps(fields, key);
     fields.push_back(std::to_string(files.size()));
     for (const auto& f : files) fields.push_back(fsx::to_utf8(f));
     put("dirs\n" + id, record_of("dirs\n" + id, fields));

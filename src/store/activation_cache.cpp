@@ -215,10 +215,7 @@ std::optional<Activation> ActivationCache::find(const std::string& spec, const E
                 auto file = fsx::from_utf8(h.next());
                 if (!text_holds(file, h.next())) return std::nullopt;
             }
-            for (size_t n = take_count(in); n > 0; --n) {
-                auto path = in.str();
-                if (path_stamp(path) != in.next()) return std::nullopt;
-            }
+            if (!stamps_hold(in)) return std::nullopt;
             return take_result(in, spec);
         } catch (const std::out_of_range&) {
             return std::nullopt;  // damaged: plan again
@@ -264,8 +261,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
             once.push_back(k);
     std::vector<std::string> fields = {id_prefix_ + spec, std::to_string(reads.size())};
     for (const auto& [name, v] : reads) fields.insert(fields.end(), {name, opt_field(v)});
-    fields.push_back(std::to_string(once.size()));
-    for (const auto& [p, st] : once) fields.insert(fields.end(), {p, st});
+    put_stamps(fields, once);
     put_result(fields, a);
 
     const std::string count = std::to_string(texts.size());

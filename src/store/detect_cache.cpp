@@ -1,12 +1,10 @@
 #include "store/detect_cache.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <stdexcept>
 
 #include "store/store.hpp"
 #include "platform/platform.hpp"
-#include "platform/stamp.hpp"
 #include "util/cache_file.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -188,33 +186,6 @@ void drop_implied(Stamps& key) {
 
 }  // namespace
 
-namespace {
-
-// mtime:ctime:identity[:size], in hex: a file put back with its old mtime
-// and size (`cp -p`, `rsync -a`, `tar x`) still has a new ctime and inode.
-// Written into one buffer: a kept activation stats and compares ~30 of these
-// per call (docs/performance.md).
-std::string stamp_text(const std::optional<platform::FileStamp>& st) {
-    if (!st) return "-";
-    char buf[4 * 17];  // four 64-bit values in hex and three colons fit
-    char* const end = buf + sizeof buf;
-    char* p = buf;
-    auto put = [&](unsigned long long v, bool first) {
-        if (!first && p != end) *p++ = ':';  // the check keeps GCC's -O3 overflow analysis quiet
-        p = std::to_chars(p, end, v, 16).ptr;
-    };
-    put(static_cast<unsigned long long>(st->mtime_ns), true);
-    put(static_cast<unsigned long long>(st->ctime_ns), false);
-    put(st->id, false);
-    if (!st->dir) put(st->size, false);
-    return std::string(buf, p);
-}
-
-}  // namespace
-
-std::string path_stamp(const fs::path& p) { return stamp_text(platform::file_stamp(p)); }
-
-std::string path_stamp(const std::string& utf8) { return stamp_text(platform::file_stamp(utf8)); }
 
 DetectionCache::DetectionCache(fs::path store_root) : file_(Store::detection_cache_file(store_root)) {
     load_cache_index(file_, header, 16u << 20, text_, entries_);
@@ -231,30 +202,21 @@ std::optional<std::vector<std::string_view>> DetectionCache::valid(const std::st
     if (!fields) return std::nullopt;
     try {
         records::Fields f(*fields, 1);
-        auto n = f.number();
-        if (n < 0 || static_cast<size_t>(2 + 2 * n) > fields->size()) return std::nullopt;
-        for (long long i = 0; i < n; ++i) {
-            auto path = f.str();
-            if (path_stamp(path) != f.next()) return std::nullopt;
-        }
-        if (watch_)
-            for (long long i = 0; i < n; ++i)
-                watch_->emplace_back((*fields)[2 + 2 * i], (*fields)[3 + 2 * i]);
-        return std::vector<std::string_view>(fields->begin() + 2 + 2 * n, fields->end());
+        Stamps key;
+        if (!stamps_hold(f, key)) return std::nullopt;
+        if (watch_) watch_->insert(watch_->end(), key.begin(), key.end());
+        return std::vector<std::string_view>(fields->begin() + 2 + 2 * key.size(), fields->end());
     } catch (const std::out_of_range&) {
         return std::nullopt;  // a damaged record: detect again
     }
 }
 
 void DetectionCache::put(const std::string& id, const Stamps& key, const std::vector<std::string>& data) {
+    std::vector<std::string> fields = {id};
+    put_stamps(fields, key);
+    fields.insert(fields.end(), data.begin(), data.end());
     std::string rec;
-    records::put(rec, id);
-    records::put(rec, std::to_string(key.size()));
-    for (const auto& [p, st] : key) {
-        records::put(rec, p);
-        records::put(rec, st);
-    }
-    for (const auto& d : data) records::put(rec, d);
+    for (const auto& f : fields) records::put(rec, f);
     records::end(rec, 0);
     owned_.push_back(std::move(rec));
     entries_[id] = owned_.back();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/detect.hpp"
+#include "store/stamps.hpp"
 
 namespace cudaenv {
 
@@ -40,11 +41,6 @@ Cudnn decode_cudnn(records::Fields& f);
 // The next field as a Version (throws std::out_of_range when it is not one).
 Version take_version(records::Fields& f);
 
-// "<mtime ns>:<size>" of a file, "<mtime ns>" of a folder, "-" when absent.
-std::string path_stamp(const fs::path& p);
-std::string path_stamp(const std::string& utf8);
-// (UTF-8 path, path_stamp) pairs: what a kept result was worked out from.
-using Stamps = std::vector<std::pair<std::string, std::string>>;
 
 class DetectionCache final : public FolderDetector {
 public:
