@@ -4,6 +4,7 @@
 #include "check/compat.hpp"
 #include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -187,7 +188,7 @@ Finding path_length_finding(const DoctorInput& in) {
 Finding driver_finding(const DoctorInput& in) {
     Finding f{"driver", Status::ok, "", "", nlohmann::json::object()};
     std::string drv, cuda;
-    if (auto v = kernel_driver_version()) drv = *v;
+    if (auto v = platform::kernel_driver_version()) drv = *v;
     auto env = platform::environment();
     auto r = platform::run_process({"nvidia-smi"}, env, std::chrono::seconds(20));
     if (r.started && r.exit_code == 0) {
@@ -265,9 +266,7 @@ print("@@cudaenv-python " + json.dumps(r))
 Finding python_finding(const DoctorInput& in) {
     Finding f{"python", Status::skip, "", "", nlohmann::json::object()};
     auto path = in.env("PATH").value_or("");
-    std::optional<std::string> py;
-    for (auto name : {"python3", "python"})
-        if ((py = platform::find_on_path(name, path))) break;
+    auto py = platform::find_python(path);
     if (!py) {
         f.summary = "no python on PATH";
         return f;

@@ -53,9 +53,7 @@ std::string active_words(const DoctorInput& in) {
 std::vector<std::pair<std::string, std::string>> installed_frameworks(const std::string& path,
                                                                      std::chrono::milliseconds timeout) {
     std::vector<std::pair<std::string, std::string>> out;
-    std::optional<std::string> py;
-    for (auto name : {"python3", "python"})
-        if ((py = platform::find_on_path(name, path))) break;
+    auto py = platform::find_python(path);
     if (!py) return out;
     auto r = platform::run_process({*py, "-c", dist_probe}, platform::environment(), timeout);
     auto pos = r.out.find("@@cudaenv-dists ");

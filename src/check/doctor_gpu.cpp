@@ -88,9 +88,7 @@ Finding forward_compat_finding(const DoctorInput& in, const gpu::Machine& m) {
 Finding torch_finding(const DoctorInput& in, const gpu::Machine& m, gpu::CodeCache& cache) {
     Finding f{"torch_gpu", Status::skip, "", "", nlohmann::json::object()};
     auto path = in.env("PATH").value_or("");
-    std::optional<std::string> py;
-    for (auto name : {"python3", "python"})
-        if ((py = platform::find_on_path(name, path))) break;
+    auto py = platform::find_python(path);
     if (!py || !m.known()) {
         f.summary = py ? "no GPU known" : "no python on PATH";
         return f;

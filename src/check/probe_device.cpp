@@ -3,6 +3,7 @@
 #include "check/driver.hpp"
 #include "check/names.hpp"
 #include "check/probe_steps.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "platform/platform.hpp"
 #include "util/strings.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 bool driver_runs(Probe& p, StepResult& r, int runtime_version, int driver_cuda, std::vector<std::string>& notes) {
     const auto& tk = *p.tk;
     const auto& compat = Compat::get();
-    auto sysdrv = kernel_driver_version();
+    auto sysdrv = platform::kernel_driver_version();
     r.details["driver_version"] = sysdrv ? nlohmann::json(*sysdrv) : nlohmann::json(nullptr);
     r.details["driver_cuda"] = driver_cuda ? nlohmann::json(cuda_int_version(driver_cuda)) : nlohmann::json(nullptr);
     const auto* fam = compat.cuda_family(tk.version.major());

@@ -8,6 +8,7 @@
 #include "core/version.hpp"
 #include "store/store.hpp"
 #include "platform/install_dirs.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "platform/node.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -59,7 +60,7 @@ Machine ask_this_machine(bool& lasting) {
     if (!probed.driver.empty()) {
         m.driver = probed.driver;
         m.driver_source = "NVML";
-    } else if (auto v = check::kernel_driver_version()) {
+    } else if (auto v = platform::kernel_driver_version()) {
         m.driver = *v;
         m.driver_source = "the kernel module";
     }
@@ -189,7 +190,7 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
         m = Machine{};
         if (probe == Probe::cache_only)
             m.gpu_problem = "no GPU recorded for this boot yet (`cudaenv inspect` or `cudaenv doctor` asks the driver)";
-        if (auto v = check::kernel_driver_version()) {  // a file read, no process
+        if (auto v = platform::kernel_driver_version()) {  // a file read, no process
             m.driver = *v;
             m.driver_source = "the kernel module";
         }

@@ -106,9 +106,7 @@ std::string torch_wheel_warning(const std::string& version, const std::filesyste
     auto m = this_machine(store_root, {}, Probe::allowed);
     if (!m.known()) return {};
     auto path = platform::get_env("PATH").value_or("");
-    std::optional<std::string> py;
-    for (auto name : {"python3", "python"})
-        if ((py = platform::find_on_path(name, path))) break;
+    auto py = platform::find_python(path);
     if (!py) return {};
     CodeCache cache(store_root);
     auto w = scan_torch(*py, cache);

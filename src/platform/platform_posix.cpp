@@ -1,5 +1,6 @@
 #include "platform/platform.hpp"
 #include "platform/exit.hpp"
+#include "platform/process.hpp"
 #include "platform/stamp.hpp"
 
 #include <sys/stat.h>
@@ -96,18 +97,6 @@ std::vector<fs::path> system_library_dirs() {
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-static std::string search_path(const std::string& name, const std::string& path) {
-    if (name.find('/') != std::string::npos) return name;
-    for (const auto& dir : str::split(path, ':')) {
-        auto candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            struct stat st {};
-            if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return candidate;
-        }
-    }
-    return {};
-}
-
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
     std::string path;
     std::vector<std::string> kv;
@@ -115,8 +104,9 @@ int exec_command(const std::vector<std::string>& argv, const std::vector<std::pa
         kv.push_back(k + "=" + v);
         if (k == "PATH") path = v;
     }
-    auto program = search_path(argv.at(0), path);
-    if (program.empty()) throw Error("command not found: " + argv[0], "", 127);
+    auto found = find_on_path(argv.at(0), path, true);
+    if (!found) throw Error("command not found: " + argv[0], "", 127);
+    const auto& program = *found;
     std::vector<char*> cargv;
     for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);

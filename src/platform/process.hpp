@@ -30,6 +30,11 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 
 // The absolute path of `name` found on the PATH list `path` (native
 // separators; Windows also tries PATHEXT suffixes), or nullopt.
-std::optional<std::string> find_on_path(const std::string& name, const std::string& path);
+// An empty entry of the list is skipped, unless `empty_is_cwd` (execvp's and
+// the shells' rule, for `cudaenv exec`): then it is the current folder.
+std::optional<std::string> find_on_path(const std::string& name, const std::string& path, bool empty_is_cwd = false);
+
+// The Python a user's `python` would be: python3, else python, on `path`.
+std::optional<std::string> find_python(const std::string& path);
 
 }  // namespace cudaenv::platform

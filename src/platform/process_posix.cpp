@@ -33,11 +33,11 @@ std::string signal_name(int sig) {
 
 }  // namespace
 
-std::optional<std::string> find_on_path(const std::string& name, const std::string& path) {
+std::optional<std::string> find_on_path(const std::string& name, const std::string& path, bool empty_is_cwd) {
     if (name.find('/') != std::string::npos) return name;
     for (const auto& dir : str::split(path, ':')) {
-        if (dir.empty()) continue;
-        auto candidate = dir + "/" + name;
+        if (dir.empty() && !empty_is_cwd) continue;
+        auto candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
         struct stat st {};
         if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
             return candidate;

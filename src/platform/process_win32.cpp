@@ -39,7 +39,7 @@ void drain(HANDLE h, std::string* buf) {
 
 }  // namespace
 
-std::optional<std::string> find_on_path(const std::string& name, const std::string& path) {
+std::optional<std::string> find_on_path(const std::string& name, const std::string& path, bool /*empty_is_cwd*/) {
     auto has_sep = name.find_first_of("\\/") != std::string::npos;
     std::vector<std::string> exts = {""};
     for (const auto& e : str::split(".EXE;.CMD;.BAT;.COM", ';')) exts.push_back(e);

@@ -4,11 +4,11 @@
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "store/excl_lock.hpp"
 #include "platform/node.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -54,12 +54,7 @@ NodeKey this_node() {
     k.driver = "none";
     k.gpu = "none";
 #ifndef _WIN32
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..." (also "Open Kernel Module")
-    if (auto v = fsx::read_file("/proc/driver/nvidia/version", 4096)) {
-        static const std::regex re(R"(Kernel Module\s+([0-9][0-9.]*))");
-        std::smatch m;
-        if (std::regex_search(*v, m, re)) k.driver = m[1].str();
-    }
+    if (auto v = platform::kernel_driver_version()) k.driver = *v;
     std::set<std::string> models;
     std::error_code ec;
     for (fs::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end; it.increment(ec)) {

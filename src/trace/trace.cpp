@@ -10,6 +10,7 @@
 #include "core/cudalibs.hpp"
 #include "core/pairs.hpp"
 #include "platform/platform.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "util/elf.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -433,5 +434,5 @@ nlohmann::json to_json(const Report& rep, int exit_code, const std::string& sign
 
 namespace cudaenv::trace {
 // The kernel module's version, as check reads it (/proc, then /sys).
-std::string system_driver_version() { return check::kernel_driver_version().value_or(""); }
+std::string system_driver_version() { return platform::kernel_driver_version().value_or(""); }
 }  // namespace cudaenv::trace

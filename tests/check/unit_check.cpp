@@ -14,6 +14,7 @@
 #include "check/probe.hpp"
 #include "check/probe_internal.hpp"
 #include "check/runner.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -193,13 +194,13 @@ TEST_CASE("library names per OS and major") {
 }
 
 TEST_CASE("the kernel module's driver version") {
-    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\n") ==
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\n") ==
           "580.159.04");
     // The open kernel module names its architecture first.
-    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build\n") ==
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build\n") ==
           "580.95.05");
-    CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Release") == "550.54");
-    CHECK_FALSE(parse_proc_driver_version("nothing here").has_value());
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Release") == "550.54");
+    CHECK_FALSE(platform::parse_proc_driver_version("nothing here").has_value());
 }
 
 TEST_CASE("the CPU reference convolution") {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "check/driver.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "gpu/code_cache.hpp"
 #include "gpu/install_choice.hpp"
 #include "gpu/machine.hpp"
@@ -233,9 +234,9 @@ TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
     CHECK(check::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
     CHECK(check::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
     CHECK(check::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
-    CHECK(check::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
-    CHECK(check::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
-    CHECK_FALSE(check::parse_sys_module_version("garbage\n"));
+    CHECK(platform::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
+    CHECK(platform::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
+    CHECK_FALSE(platform::parse_sys_module_version("garbage\n"));
 }
 
 TEST_CASE("machine record: kept per boot") {
