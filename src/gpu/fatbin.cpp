@@ -235,13 +235,13 @@ FileCode read_file(const std::filesystem::path& file) {
                 data.emplace_back(s.offset, s.size);
         }
     };
-    if (elf.is_elf) {
+    if (elf.recognised) {
         out.format = Format::elf;
         out.problem = elf.problem;
         take(elf.list);
     } else {
         auto pe = pe::sections(file);
-        if (!pe.is_pe) {
+        if (!pe.recognised) {
             BinaryFile f(file);
             out.problem = f.ok() ? "not an ELF or PE file" : "cannot be read";
             return out;

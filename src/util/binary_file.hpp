@@ -6,8 +6,21 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace cudaenv {
+
+// An object file's sections with bytes in the file, as util/elf and util/pe
+// read their tables (SHT_NOBITS sections are left out).
+struct FileSection {
+    std::string name;
+    uint64_t offset = 0, size = 0;
+};
+struct SectionTable {
+    bool recognised = false;  // an object of the reader's format at all
+    std::string problem;      // why the table could not be read ("" when it was)
+    std::vector<FileSection> list;
+};
 
 class BinaryFile {
 public:

@@ -84,13 +84,13 @@ std::optional<Dynamic> dynamic_section(const std::filesystem::path& file) {
     return out;
 }
 
-Sections sections(const std::filesystem::path& file) {
-    Sections out;
+SectionTable sections(const std::filesystem::path& file) {
+    SectionTable out;
     BinaryFile in(file);
     Ehdr eh{};
     if (!in.ok() || !in.read_at(0, eh)) return out;
     if (std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0 || eh.ident[4] != 2 || eh.ident[5] != 1) return out;
-    out.is_elf = true;
+    out.recognised = true;
     if (eh.shoff == 0) return out;  // no section table: nothing to find
     if (eh.shentsize != sizeof(Shdr)) {
         out.problem = "unexpected ELF section header size " + std::to_string(eh.shentsize);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "util/binary_file.hpp"
+
 namespace cudaenv::elf {
 // Empty when the file is not a readable ELF64 LE object.
 std::vector<std::string> needed_libraries(const std::filesystem::path& file);
@@ -21,17 +23,8 @@ struct Dynamic {
 // nullopt when the file is not a readable ELF64 LE object with a dynamic section.
 std::optional<Dynamic> dynamic_section(const std::filesystem::path& file);
 
-// A section with bytes in the file (SHT_NOBITS ones are left out).
-struct Section {
-    std::string name;
-    uint64_t offset = 0, size = 0;
-};
-struct Sections {
-    bool is_elf = false;      // an ELF64 little-endian object at all
-    std::string problem;      // why the table could not be read ("" when it was)
-    std::vector<Section> list;
-};
-// The section table, read with bounded reads: a table or a section that
-// points past the end of the file is a problem, never a read beyond it.
-Sections sections(const std::filesystem::path& file);
+// The section table (`recognised`: an ELF64 little-endian object at all),
+// read with bounded reads: a table or a section that points past the end of
+// the file is a problem, never a read beyond it.
+SectionTable sections(const std::filesystem::path& file);
 }

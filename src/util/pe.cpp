@@ -77,8 +77,8 @@ std::vector<std::string> imported_dlls(const std::filesystem::path& file) {
     return out;
 }
 
-Sections sections(const std::filesystem::path& file) {
-    Sections out;
+SectionTable sections(const std::filesystem::path& file) {
+    SectionTable out;
     BinaryFile in(file);
     char mz[2] = {};
     uint32_t pe_off = 0;
@@ -86,14 +86,14 @@ Sections sections(const std::filesystem::path& file) {
     char sig[4] = {};
     CoffHeader coff{};
     if (!in.read_at(pe_off, sig) || std::memcmp(sig, "PE\0\0", 4) != 0 || !in.read_at(pe_off + 4, coff)) return out;
-    out.is_pe = true;
+    out.recognised = true;
     if (coff.sections > 96) {  // the PE format's own limit
         out.problem = "the PE header claims " + std::to_string(coff.sections) + " sections";
         return out;
     }
     const uint64_t table = uint64_t(pe_off) + 4 + sizeof(CoffHeader) + coff.opt_size;
     for (uint16_t i = 0; i < coff.sections; ++i) {
-        Section s{};
+        FileSection s{};
         RawSection raw{};
         if (!in.read_at(table + uint64_t(i) * sizeof(RawSection), raw)) {
             out.problem = "the PE section table lies past the end of the file";

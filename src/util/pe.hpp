@@ -7,23 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "util/binary_file.hpp"
+
 namespace cudaenv::pe {
 // Names from the import directory, as written ("cudart64_110.dll"); delay-loaded
 // DLLs are not listed (they cannot make loading fail). Empty when the file is
 // not a readable PE image.
 std::vector<std::string> imported_dlls(const std::filesystem::path& file);
 
-// A section's bytes in the file. PE section names are 8 bytes: a longer name
-// is cut (".nv_fatb") or, from GNU tools, "/<n>" pointing into a string table.
-struct Section {
-    std::string name;
-    uint64_t offset = 0, size = 0;
-};
-struct Sections {
-    bool is_pe = false;       // a PE image at all
-    std::string problem;      // why the table could not be read ("" when it was)
-    std::vector<Section> list;
-};
-// The section table, read with bounded reads (as elf::sections).
-Sections sections(const std::filesystem::path& file);
+// The section table (`recognised`: a PE image at all), read with bounded
+// reads (as elf::sections). PE section names are 8 bytes: a longer name is
+// cut (".nv_fatb") or, from GNU tools, "/<n>" pointing into a string table.
+SectionTable sections(const std::filesystem::path& file);
 }
