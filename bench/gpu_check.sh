@@ -6,14 +6,9 @@
 # prints one table. Results go to $OUT (or ./gpu-out).
 # usage: bench/gpu_check.sh [carry folder made by bench/gpu_carry.sh]
 set -u
-CARRY=$(cd "${1:-.devcarry}" && pwd)
-RES=${OUT:-$PWD/gpu-out}
-mkdir -p "$RES"
-BIN=$CARRY/cudaenv
+. "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=/tmp/cudaenv-gpu-store
 rm -rf "$CUDAENV_ROOT"
-PY=/opt/torch/.venv/bin/python3
-[ -x "$PY" ] || PY=python3
 {
     echo "== machine"; nvidia-smi 2>&1 | head -12; uname -a
     echo "== discover --add"; "$BIN" discover --add
@@ -22,7 +17,6 @@ PY=/opt/torch/.venv/bin/python3
 } >"$RES/setup.txt" 2>&1
 
 # src/check/api.hpp's hand-written constants against every real cuDNN header here.
-HERE=$(cd "$(dirname "$0")" && pwd)
 CUDA_INC=$(ls -d /usr/local/cuda/include /usr/local/cuda-*/include 2>/dev/null | head -1)
 for inc in /usr/include /usr/include/x86_64-linux-gnu /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/include; do
     [ -f "$inc/cudnn.h" ] || continue

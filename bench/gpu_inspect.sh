@@ -10,16 +10,11 @@
 # Writes $OUT (default ./gpu-out)/inspect-summary.md and the raw outputs beside it.
 # usage: bench/gpu_inspect.sh [carry folder made by bench/gpu_carry.sh]
 set -u
-CARRY=$(cd "${1:-.devcarry}" && pwd)
-RES=${OUT:-$PWD/gpu-out}
-mkdir -p "$RES"
-BIN=$CARRY/cudaenv
+. "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=/tmp/cudaenv-inspect-store
 rm -rf "$CUDAENV_ROOT"
 unset CUDAENV_GPU CUDAENV_DRIVER
 CUOBJDUMP=$(ls /usr/local/cuda-13.0/bin/cuobjdump /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1)
-PY=/opt/torch/.venv/bin/python3
-[ -x "$PY" ] || PY=python3
 SITE=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/dev/null)
 SUM=$RES/inspect-summary.md
 

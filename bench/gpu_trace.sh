@@ -7,13 +7,8 @@
 # library's cost on `import torch`. Results go to $OUT/trace* (or ./gpu-out).
 # usage: bench/gpu_trace.sh [carry folder made by bench/gpu_carry.sh]
 set -u
-CARRY=$(cd "${1:-.devcarry}" && pwd)
-RES=${OUT:-$PWD/gpu-out}
-HERE=$(cd "$(dirname "$0")" && pwd)
-BIN=$CARRY/cudaenv
+. "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=${CUDAENV_ROOT:-/tmp/cudaenv-gpu-store}
-PY=/opt/torch/.venv/bin/python3
-[ -x "$PY" ] || PY=python3
 mkdir -p "$RES/trace"
 # Alone, adopt the machine's pairs first (gpu_check.sh has done it already).
 if [ -z "$("$BIN" list --bare 2>/dev/null)" ]; then
