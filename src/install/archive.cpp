@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "install/archive_reader.hpp"
+#include "install/umask_lock.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -35,9 +36,19 @@ struct ReadHandle {
     ~ReadHandle() { archive_read_free(a); }
 };
 struct WriteHandle {
-    archive* a = archive_write_disk_new();
+    archive* a = [] {
+        std::lock_guard lk(umask_lock());  // it reads the umask by changing it (install/umask_lock.hpp)
+        return archive_write_disk_new();
+    }();
     ~WriteHandle() { archive_write_free(a); }
 };
+
+// archive_write_header creates the entry, with a mode from the umask it
+// reads by changing it: one at a time in the process (install/umask_lock.hpp).
+int write_header(archive* out, archive_entry* entry) {
+    std::lock_guard lk(umask_lock());
+    return archive_write_header(out, entry);
+}
 
 la_ssize_t read_cb(struct archive* a, void* client, const void** out) {
     auto* r = static_cast<ArchiveReader*>(client);
@@ -297,7 +308,7 @@ Error write_error(archive* out, const std::string& what, const std::string& rel,
 // Writes one admitted entry: its header, and a file's data within the cap.
 void write_entry(Input& input, archive* out, archive_entry* entry, const std::string& rel, bool data,
                  const EntryGuard& guard, ExtractResult& res) {
-    if (archive_write_header(out, entry) < ARCHIVE_WARN) throw write_error(out, "create", rel, input.name);
+    if (write_header(out, entry) < ARCHIVE_WARN) throw write_error(out, "create", rel, input.name);
     if (data) {
         const void* buf;
         size_t size;

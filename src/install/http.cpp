@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 
+#include "install/umask_lock.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -93,6 +94,7 @@ size_t to_file_cb(char* p, size_t size, size_t n, void* user) {
         if (t->offset > 0 && code == 200) {  // no range support: the body is the whole file
             spdlog::info("{} ignores ranges: downloading {} from the start", t->d->url, fsx::to_utf8(t->part.filename()));
             t->f.close();
+            std::lock_guard lk(umask_lock());  // not while an extraction has the umask at 0
             t->f.open(t->part, std::ios::binary | std::ios::trunc);
             if (!t->f) return 0;
             t->offset = 0;
@@ -114,6 +116,7 @@ size_t to_file_cb(char* p, size_t size, size_t n, void* user) {
 
 void make_parent(const fs::path& file) {
     std::error_code ec;
+    std::lock_guard lk(umask_lock());  // not while an extraction has the umask at 0
     fs::create_directories(file.parent_path(), ec);
     if (ec) throw Error("cannot create '" + fsx::to_utf8(file.parent_path()) + "': " + ec.message());
 }
@@ -142,7 +145,10 @@ std::unique_ptr<Transfer> start(CURLM* multi, size_t item, const Download& d, co
         rename_complete(t->part, d.file);
         return nullptr;
     }
-    t->f.open(t->part, std::ios::binary | std::ios::app);
+    {
+        std::lock_guard lk(umask_lock());  // not while an extraction has the umask at 0
+        t->f.open(t->part, std::ios::binary | std::ios::app);
+    }
     if (!t->f) throw Error("cannot write '" + fsx::to_utf8(t->part) + "'", "set CUDAENV_ROOT to a folder you can write");
     t->offset = have;
     if (cb.progress) cb.progress(item, have);

@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
+
+#include <sys/stat.h>
 
 #include "install/archive.hpp"
 #include "install/layout.hpp"
@@ -341,4 +344,52 @@ TEST_CASE("the install lock excludes a second holder until released") {
     }
     platform::FileLock again(file, false);
     CHECK(again.locked());
+}
+
+namespace {
+// The process umask as the kernel reports it, without setting it (umask(2) can only be read by changing it).
+std::string umask_now() {
+    auto s = fsx::read_file("/proc/self/status", 1 << 16);
+    REQUIRE(s);
+    auto at = s->find("Umask:");
+    REQUIRE(at != std::string::npos);
+    return std::string(str::trim(s->substr(at + 6, s->find('\n', at) - at - 6)));
+}
+}  // namespace
+
+TEST_CASE("extractions on several threads keep the umask, and no folder they make is writable by others") {
+    // libarchive reads the umask by setting it to 0 and back on every header
+    // (CVE-2023-30571): unguarded, two extractions at once leave folders
+    // 0777 and, now and then, the umask 0 for good (a world-writable shared store).
+    TempDir t;
+    std::vector<TarEntry> entries = {{"top/", "", AE_IFDIR}};
+    for (int i = 0; i < 3000; ++i)  // files only: their folders are made by libarchive, from the umask it read
+        entries.emplace_back("top/d" + std::to_string(i % 97) + "/s" + std::to_string(i % 13) + "/f" + std::to_string(i), "x");
+    auto arc = write_tar(t.path / "many.tar.xz", entries);
+    const auto old = ::umask(022);
+    std::vector<std::thread> threads;
+    std::atomic<int> failures = 0;
+    for (int w = 0; w < 4; ++w)
+        threads.emplace_back([&, w] {
+            for (int round = 0; round < 4; ++round) {
+                auto dest = t.path / ("out" + std::to_string(w) + "-" + std::to_string(round));
+                fs::create_directories(dest);
+                ExtractOptions o;
+                o.dest = dest;
+                try {
+                    extract_archive(arc, o);
+                } catch (const std::exception&) {
+                    ++failures;
+                }
+            }
+        });
+    for (auto& th : threads) th.join();
+    CHECK(failures == 0);
+    CHECK(umask_now() == "0022");
+    int open_to_others = 0;
+    for (auto it = fs::recursive_directory_iterator(t.path); it != fs::recursive_directory_iterator(); ++it)
+        if (it->is_directory() && (fs::status(it->path()).permissions() & (fs::perms::group_write | fs::perms::others_write)) != fs::perms::none)
+            ++open_to_others;
+    CHECK(open_to_others == 0);
+    ::umask(old);
 }
