@@ -6,6 +6,10 @@
 
 namespace cudaenv::install {
 
+namespace {
+constexpr size_t kBlock = 1 << 20;  // decoded bytes handed to libarchive at a time
+}  // namespace
+
 long long ArchiveReader::next() {
     if (stop && *stop) {
         stopped = true;
@@ -47,6 +51,7 @@ long long XzFeeder::next(const void** out) {
     std::unique_lock lock(m_);
     cv_.wait(lock, [&] { return !q_.empty() || done_ || failed_; });
     if (q_.empty()) return failed_ ? -1 : 0;
+    if (!current_.empty()) spare_.push_back(std::move(current_));  // libarchive asks for the next block only when done
     current_ = std::move(q_.front());
     q_.pop_front();
     cv_.notify_all();
@@ -64,6 +69,19 @@ void XzFeeder::fail(std::string why) {
     failed_ = true;
     error_ = std::move(why);
     cv_.notify_all();
+}
+
+std::vector<char> XzFeeder::fresh_block() {
+    std::vector<char> b;
+    {
+        std::lock_guard lock(m_);
+        if (!spare_.empty()) {
+            b = std::move(spare_.back());
+            spare_.pop_back();
+        }
+    }
+    b.resize(kBlock);  // a used block is full-sized already: nothing is written
+    return b;
 }
 
 bool XzFeeder::push(std::vector<char> block) {
@@ -84,7 +102,7 @@ void XzFeeder::run() {
     mt.memlimit_stop = UINT64_MAX;
     if (lzma_stream_decoder_mt(&s, &mt) != LZMA_OK) return fail("cannot start the xz decoder");
     lzma_action action = LZMA_RUN;
-    std::vector<char> out(1 << 20);
+    std::vector<char> out = fresh_block();
     s.next_out = reinterpret_cast<uint8_t*>(out.data());
     s.avail_out = out.size();
     for (;;) {
@@ -102,7 +120,7 @@ void XzFeeder::run() {
         if (s.avail_out == 0 || ret == LZMA_STREAM_END) {
             out.resize(out.size() - s.avail_out);
             if (!out.empty() && !push(std::move(out))) break;
-            out.assign(1 << 20, 0);
+            out = fresh_block();
             s.next_out = reinterpret_cast<uint8_t*>(out.data());
             s.avail_out = out.size();
         }

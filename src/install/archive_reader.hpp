@@ -55,6 +55,7 @@ public:
 private:
     void fail(std::string why);
     bool push(std::vector<char> block);  // false when asked to stop
+    std::vector<char> fresh_block();     // a block to decode into: a used one when there is one
     void run();
 
     ArchiveReader& r_;
@@ -63,6 +64,7 @@ private:
     std::condition_variable cv_;
     std::deque<std::vector<char>> q_;
     std::vector<char> current_;
+    std::vector<std::vector<char>> spare_;  // blocks libarchive is done with, reused: no new pages per MiB
     bool done_ = false, failed_ = false, stop_ = false;
     std::string error_;
 };

@@ -1,10 +1,6 @@
 #include "install/fetch.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
 #include <thread>
 
 #include "install/http.hpp"
@@ -15,48 +11,37 @@
 
 namespace cudaenv::install {
 
+void ReadyQueue::push(size_t i) {
+    std::lock_guard lock(m_);
+    ready_.push_back(i);
+    cv_.notify_one();
+}
+
+void ReadyQueue::close() {
+    std::lock_guard lock(m_);
+    closed_ = true;
+    cv_.notify_all();
+}
+
+void ReadyQueue::fail(std::exception_ptr e) {
+    std::lock_guard lock(m_);
+    if (!first_) first_ = std::move(e);
+    stop_ = true;
+    cv_.notify_all();
+}
+
+bool ReadyQueue::pop(size_t& i) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return stop_ || !ready_.empty() || closed_; });
+    if (stop_ || ready_.empty()) return false;
+    auto largest = std::max_element(ready_.begin(), ready_.end(),
+                                    [&](size_t x, size_t y) { return jobs_[x].size < jobs_[y].size; });
+    i = *largest;
+    ready_.erase(largest);
+    return true;
+}
+
 namespace {
-
-// The jobs whose files are complete, handed to the worker threads in order.
-class ReadyQueue {
-public:
-    void push(size_t i) {
-        std::lock_guard lock(m_);
-        q_.push_back(i);
-        cv_.notify_one();
-    }
-    void close() {
-        std::lock_guard lock(m_);
-        closed_ = true;
-        cv_.notify_all();
-    }
-    // Records the first failure and wakes everyone.
-    void fail(std::exception_ptr e) {
-        std::lock_guard lock(m_);
-        if (!first_) first_ = std::move(e);
-        stop_ = true;
-        cv_.notify_all();
-    }
-    // The next job; false when there is none left or the run stopped.
-    bool pop(size_t& i) {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return stop_ || !q_.empty() || closed_; });
-        if (stop_ || q_.empty()) return false;
-        i = q_.front();
-        q_.pop_front();
-        return true;
-    }
-    const std::atomic<bool>& stop() const { return stop_; }
-    std::exception_ptr first() const { return first_; }
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-    std::deque<size_t> q_;
-    bool closed_ = false;
-    std::atomic<bool> stop_ = false;
-    std::exception_ptr first_;
-};
 
 int worker_count(const FetchOptions& opts, size_t jobs, bool downloads) {
     int n = opts.workers > 0 ? opts.workers : static_cast<int>(std::thread::hardware_concurrency());
@@ -69,11 +54,11 @@ int worker_count(const FetchOptions& opts, size_t jobs, bool downloads) {
 
 void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_t, const std::atomic<bool>&)>& work,
                const FetchOptions& opts, ProgressBoard& board, const std::vector<size_t>& board_items) {
-    ReadyQueue queue;
+    ReadyQueue queue(jobs);
     std::vector<Download> downloads;
     std::vector<size_t> job_of;  // download index -> job index
-    // Largest first: the long unpacking of the biggest archive (cuDNN, cuBLAS)
-    // starts early instead of running alone at the end.
+    // Downloads start largest first as well, so the biggest archive is among
+    // the first complete.
     std::vector<size_t> order(jobs.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });

@@ -4,9 +4,12 @@
 // unpack (or hash) the archives already there. Used by install, sync and
 // `mirror create`.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,33 @@ struct FetchJob {
     std::string url;    // "" = `file` is a local file already (a mirror folder, an archive given)
     fs::path file;      // where the complete file is (downloads: <file>.part until then)
     uint64_t size = 0;  // the manifest's size (required for downloads)
+};
+
+// The jobs whose files are complete, handed to the worker threads largest
+// first: downloads finish in whatever order the connections allow, and the
+// largest archive (cuDNN, cuBLAS) takes longest to unpack, so it starts as
+// soon as it is there instead of running alone at the end.
+class ReadyQueue {
+public:
+    explicit ReadyQueue(const std::vector<FetchJob>& jobs) : jobs_(jobs) {}
+    void push(size_t job);
+    // No more pushes: pop() returns false once the queue is empty.
+    void close();
+    // Records the first failure and wakes everyone.
+    void fail(std::exception_ptr e);
+    // The largest ready job; false when there is none left or the run stopped.
+    bool pop(size_t& job);
+    const std::atomic<bool>& stop() const { return stop_; }
+    std::exception_ptr first() const { return first_; }
+
+private:
+    const std::vector<FetchJob>& jobs_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<size_t> ready_;
+    bool closed_ = false;
+    std::atomic<bool> stop_ = false;
+    std::exception_ptr first_;
 };
 
 struct FetchOptions {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "install/archive.hpp"
+#include "install/fetch.hpp"
 #include "install/layout.hpp"
 #include "install/manifest.hpp"
 #include "install/mirror.hpp"
@@ -293,6 +294,48 @@ TEST_CASE("extraction strips the top folder, keeps symlinks and hashes in the sa
     CHECK(r.sha256 == o.expect_sha256);
     CHECK(fs::read_symlink(t.path / "out" / "lib" / "libx.so.1") == "libx.so.1.2");
     CHECK(fsx::read_file(t.path / "out" / "lib" / "libx.so.1").value() == "payload");
+}
+
+TEST_CASE("decoded blocks are reused without changing a byte of a large file") {
+    // Several MiB of decoded data: the decoder thread hands libarchive 1 MiB
+    // blocks and reuses the ones it is done with (archive_reader.cpp).
+    TempDir t;
+    std::mt19937_64 rng(7);
+    std::string big;
+    for (size_t i = 0; i < (5u << 20) + 12345; ++i)
+        big.push_back(i % 3 ? static_cast<char>(rng()) : static_cast<char>('a' + i % 26));
+    auto arc = write_tar(t.path / "b.tar.xz", {{"top/", "", AE_IFDIR},
+                                                {"top/lib/big.so", big},
+                                                {"top/lib/after.txt", "after"}});
+    fs::create_directories(t.path / "out");
+    ExtractOptions o;
+    o.dest = t.path / "out";
+    extract_archive(arc, o);
+    CHECK(fsx::read_file(t.path / "out" / "lib" / "big.so", 64u << 20).value() == big);
+    CHECK(fsx::read_file(t.path / "out" / "lib" / "after.txt").value() == "after");
+}
+
+TEST_CASE("complete archives go to the workers largest first, whatever order they finish in") {
+    std::vector<FetchJob> jobs{{"cuda_cudart", "", {}, 1'000},
+                               {"cudnn", "", {}, 900'000'000},
+                               {"libcublas", "", {}, 500'000'000},
+                               {"cuda_nvtx", "", {}, 10}};
+    ReadyQueue q(jobs);
+    q.push(0);
+    q.push(3);
+    q.push(2);
+    size_t i = 99;
+    REQUIRE(q.pop(i));
+    CHECK(i == 2);  // the only large one complete so far
+    q.push(1);
+    REQUIRE(q.pop(i));
+    CHECK(i == 1);  // cuDNN, complete last, still goes before the small ones
+    q.close();
+    REQUIRE(q.pop(i));
+    CHECK(i == 0);
+    REQUIRE(q.pop(i));
+    CHECK(i == 3);
+    CHECK_FALSE(q.pop(i));
 }
 
 TEST_CASE("hostile tar entries are refused before anything is written outside") {
