@@ -1,4 +1,5 @@
 #include "platform/platform.hpp"
+#include "platform/exec_args_posix.hpp"
 #include "platform/exit.hpp"
 #include "platform/process.hpp"
 #include "platform/stamp.hpp"
@@ -98,23 +99,12 @@ bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
-    std::string path;
-    std::vector<std::string> kv;
-    for (const auto& [k, v] : env) {
-        kv.push_back(k + "=" + v);
-        if (k == "PATH") path = v;
-    }
-    auto found = find_on_path(argv.at(0), path, true);
+    ExecArgs args(argv, env);
+    auto found = find_on_path(argv.at(0), args.path(), true);
     if (!found) throw Error("command not found: " + argv[0], "", 127);
     const auto& program = *found;
-    std::vector<char*> cargv;
-    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    std::vector<char*> cenv;
-    for (auto& s : kv) cenv.push_back(s.data());
-    cenv.push_back(nullptr);
     std::cout.flush();
-    ::execve(program.c_str(), cargv.data(), cenv.data());
+    ::execve(program.c_str(), args.argv(), args.envp());
     int err = errno;
     throw Error("cannot run '" + program + "': " + std::strerror(err), "", err == ENOENT ? 127 : 126);
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "platform/exec_args_posix.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv::platform {
@@ -49,23 +50,12 @@ ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::vector<std::pair<std::string, std::string>>& env,
                           std::chrono::milliseconds timeout) {
     ProcessResult r;
-    std::string path;
-    std::vector<std::string> kv;
-    for (const auto& [k, v] : env) {
-        kv.push_back(k + "=" + v);
-        if (k == "PATH") path = v;
-    }
-    auto program = argv.empty() ? std::nullopt : find_on_path(argv[0], path);
+    ExecArgs args(argv, env);
+    auto program = argv.empty() ? std::nullopt : find_on_path(argv[0], args.path());
     if (!program) {
         r.error = "command not found: " + (argv.empty() ? std::string() : argv[0]);
         return r;
     }
-    std::vector<char*> cargv;
-    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    std::vector<char*> cenv;
-    for (auto& s : kv) cenv.push_back(s.data());
-    cenv.push_back(nullptr);
 
     int out_pipe[2], err_pipe[2], exec_pipe[2];
     if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0) {
@@ -85,7 +75,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
         if (devnull >= 0) ::dup2(devnull, 0);
         ::dup2(out_pipe[1], 1);
         ::dup2(err_pipe[1], 2);
-        ::execve(program->c_str(), cargv.data(), cenv.data());
+        ::execve(program->c_str(), args.argv(), args.envp());
         int e = errno;
         [[maybe_unused]] auto n = ::write(exec_pipe[1], &e, sizeof e);
         ::_exit(127);
