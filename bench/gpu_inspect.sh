@@ -19,8 +19,15 @@ SITE=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/d
 SUM=$RES/inspect-summary.md
 
 libs=()
+declare -A seen  # lib64 is often a link to targets/x86_64-linux/lib: read each file once
 for d in /usr/local/cuda-13.0/lib64 /usr/local/cuda-13.0/targets/x86_64-linux/lib; do
-    for f in "$d"/lib*.so.*; do [ -f "$f" ] && [ ! -L "$f" ] && libs+=("$f"); done
+    for f in "$d"/lib*.so.*; do
+        if [ ! -f "$f" ] || [ -L "$f" ]; then continue; fi
+        real=$(readlink -f "$f")
+        [ -n "${seen[$real]:-}" ] && continue
+        seen[$real]=1
+        libs+=("$f")
+    done
 done
 for f in /usr/lib/x86_64-linux-gnu/libcudnn*.so.9.14*; do [ -f "$f" ] && [ ! -L "$f" ] && libs+=("$f"); done
 for f in "$SITE"/nvidia/cudnn/lib/libcudnn*.so*; do [ -f "$f" ] && [ ! -L "$f" ] && libs+=("$f"); done
@@ -62,7 +69,8 @@ for lib in "${libs[@]}"; do
     ie=$(counts_cudaenv sass "$RES/inspect-$name.json"); ip=$(counts_cudaenv ptx "$RES/inspect-$name.json")
     sass=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["files"][0]["sass"]))' "$RES/inspect-$name.json")
     ptx=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["files"][0]["ptx"]))' "$RES/inspect-$name.json")
-    if [ "$ce" = "$ie" ] && [ "$cp" = "$ip" ]; then verdict=yes; same=$((same + 1)); else
+    # Both lists end in one space, unless empty: compare without it.
+    if [ "${ce% }" = "${ie% }" ] && [ "${cp% }" = "${ip% }" ]; then verdict=yes; same=$((same + 1)); else
         verdict="NO: cuobjdump ELF [$ce] PTX [$cp], cudaenv [$ie] [$ip]"; differ=$((differ + 1)); fi
     echo "| $name | ${sass:--} | ${ptx:--} | $verdict | $(( (t1 - t0) / 1000000 )) | $(( (t2 - t1) / 1000000 )) |" >>"$SUM"
 done
