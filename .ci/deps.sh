@@ -56,18 +56,10 @@ if ! command -v pwsh >/dev/null 2>&1 && [ ! -x "$HOME/.dotnet/tools/pwsh" ]; the
 fi
 
 # Real NVIDIA binaries for tests/gpu (cuobjdump is the oracle of `cudaenv
-# inspect`): Debian 12 non-free's CUDA 11.8 toolkit, cuBLAS, cuBLASLt, cuFFT and
-# runtime. apt cannot install the toolkit here (it wants libcuda1), so only the
-# .debs are fetched (about 430 MB, once); tests/gpu/nvidia_debs.sh unpacks them.
-gpu_cache="${XDG_CACHE_HOME:-$HOME/.cache}/cudaenv-ci"
-for p in nvidia-cuda-toolkit libcublas11 libcublaslt11 libcufft10 libcudart11.0; do
-  if ! ls "$gpu_cache/${p}_"*.deb >/dev/null 2>&1; then
-    echo "deps: downloading $p (.deb only, for tests/gpu)"
-    mkdir -p "$gpu_cache"
-    (cd "$gpu_cache" && apt-get download "$p" >/dev/null 2>&1) ||
-      echo "deps: warning: could not download $p; tests/gpu skips its oracle" >&2
-  fi
-done
+# inspect`): Debian 12 non-free's CUDA 11.8 toolkit and libraries, fetched
+# (about 430 MB, once) and unpacked by tests/gpu/nvidia_debs.sh, which names them.
+bash "$(dirname "$0")/../tests/gpu/nvidia_debs.sh" >/dev/null ||
+  echo "deps: warning: could not fetch Debian's NVIDIA packages; tests/gpu skips its oracle" >&2
 
 # Environment Modules for tests/modules: Debian's package conflicts with lmod,
 # so the .deb is only downloaded here; the test unpacks it with dpkg -x.

@@ -28,7 +28,7 @@ void add_gpu_code_step(PairResult& r, const gpu::Machine& m, gpu::CodeCache& cac
                          {"ptx", gpu::ptx_list(code.code)}};
         if (!code.problem.empty()) j["problem"] = code.problem;
         auto runs = nlohmann::json::object();
-        if (!code.code.empty()) {
+        if (code.code.has_kernels()) {
             ++with_code;
             bool all_native = true;
             for (const auto& g : gpus) {

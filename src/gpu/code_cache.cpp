@@ -14,12 +14,13 @@ namespace {
 
 // The first line; another (an older format, or answers of an older reader:
 // 3 reads fatbins the linker aligned further apart, and those in data
-// sections) is no cache. Then records:
+// sections; 4 looks into cubins for code) is no cache. Then records:
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
 //       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...,
-//       then the same counts of the part found in data sections: fatbins, #sass..., #ptx...
+//       #kernel_less, (sm, specific, count)...,
+//       then the same counts of the part found in data sections: fatbins, #sass..., #ptx..., #kernel_less...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
-constexpr std::string_view header = "cudaenv gpu code cache 3\n";
+constexpr std::string_view header = "cudaenv gpu code cache 4\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));
@@ -57,11 +58,12 @@ std::vector<std::string> encode(const FileCode& c) {
     std::vector<std::string> out = {c.format == Format::elf ? "elf" : c.format == Format::pe ? "pe" : "none", c.problem,
                                     std::to_string(c.code.fatbins), std::to_string(c.code.compressed),
                                     std::to_string(c.code.ptx_isa)};
-    put_archs(out, c.code.sass);
-    put_archs(out, c.code.ptx);
-    out.push_back(std::to_string(c.embedded.fatbins));
-    put_archs(out, c.embedded.sass);
-    put_archs(out, c.embedded.ptx);
+    for (const Code* code : {&c.code, &c.embedded}) {
+        if (code == &c.embedded) out.push_back(std::to_string(c.embedded.fatbins));
+        put_archs(out, code->sass);
+        put_archs(out, code->ptx);
+        put_archs(out, code->kernel_less);
+    }
     return out;
 }
 
@@ -74,11 +76,12 @@ FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t fi
     c.code.fatbins = static_cast<int>(f.number());
     c.code.compressed = static_cast<int>(f.number());
     c.code.ptx_isa = static_cast<int>(f.number());
-    c.code.sass = take_archs(f);
-    c.code.ptx = take_archs(f);
-    c.embedded.fatbins = static_cast<int>(f.number());
-    c.embedded.sass = take_archs(f);
-    c.embedded.ptx = take_archs(f);
+    for (Code* code : {&c.code, &c.embedded}) {
+        if (code == &c.embedded) c.embedded.fatbins = static_cast<int>(f.number());
+        code->sass = take_archs(f);
+        code->ptx = take_archs(f);
+        code->kernel_less = take_archs(f);
+    }
     return c;
 }
 

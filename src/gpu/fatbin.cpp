@@ -75,19 +75,33 @@ std::string read_entries(BinaryFile& f, uint64_t at, uint64_t end, Code& code) {
         for (const auto& [a, n] : code.ptx) total += n;
         if (total >= max_entries) return "more than " + std::to_string(max_entries) + " fatbin entries: not read further";
         Arch arch{static_cast<int>(e.arch), (e.flags & flag_arch_specific) != 0};
+        const bool compressed = (e.flags & (flag_lz4 | flag_zstd)) != 0;
         if (e.kind == kind_elf) {
             ++code.sass[arch];
+            // An uncompressed cubin's section names say whether it has code; a few
+            // small reads, and compressed entries (nearly all, with kernels) need none.
+            if (!compressed && elf::has_text_section(f, at + e.header_size, e.payload_size) == false)
+                ++code.kernel_less[arch];
         } else if (e.kind == kind_ptx) {
             ++code.ptx[arch];
             code.ptx_isa = std::max(code.ptx_isa, e.major * 10 + std::min<int>(e.minor, 9));
         }
-        if (e.flags & (flag_lz4 | flag_zstd)) ++code.compressed;
+        if (compressed) ++code.compressed;
         at += e.header_size + e.payload_size;
     }
     return {};
 }
 
 }  // namespace
+
+std::map<Arch, int> Code::sass_with_kernels() const {
+    std::map<Arch, int> out;
+    for (const auto& [a, n] : sass) {
+        auto k = kernel_less.find(a);
+        if (int left = n - (k == kernel_less.end() ? 0 : k->second); left > 0) out[a] = left;
+    }
+    return out;
+}
 
 std::string Arch::sass_name() const { return "sm_" + std::to_string(sm) + (specific ? "a" : ""); }
 std::string Arch::ptx_name() const { return "compute_" + std::to_string(sm) + (specific ? "a" : ""); }
@@ -163,6 +177,7 @@ bool is_data_section(const std::string& name) {
 
 void add_code(Code& into, const Code& c) {
     for (const auto& [a, n] : c.sass) into.sass[a] += n;
+    for (const auto& [a, n] : c.kernel_less) into.kernel_less[a] += n;
     for (const auto& [a, n] : c.ptx) into.ptx[a] += n;
     into.ptx_isa = std::max(into.ptx_isa, c.ptx_isa);
     into.fatbins += c.fatbins;

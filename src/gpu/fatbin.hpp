@@ -50,10 +50,20 @@ struct Arch {
 // The GPU code of one binary: how many entries per architecture.
 struct Code {
     std::map<Arch, int> sass, ptx;
+    // The SASS entries (counted in `sass` too, as cuobjdump lists them) whose
+    // cubin has no code section: CUDA's cuFFTW and NPP core libraries carry
+    // one such sm_75 (CUDA 11: sm_52) stub and no kernel, and run on any GPU.
+    // Only uncompressed entries are looked into; a compressed one counts as code.
+    std::map<Arch, int> kernel_less;
     int ptx_isa = 0;      // the newest PTX ISA version, major*10+minor (78 = PTX 7.8); 0 without PTX
     int fatbins = 0;      // fatbin headers read
     int compressed = 0;   // entries whose payload is compressed
-    bool empty() const { return sass.empty() && ptx.empty(); }
+    bool empty() const { return sass.empty() && ptx.empty(); }  // no entry at all
+    // The SASS that may hold kernels: `sass` less the entries without code.
+    std::map<Arch, int> sass_with_kernels() const;
+    // Anything a GPU has to run: PTX, or SASS with kernels. A binary without is
+    // judged "no GPU code", like one with no fatbin.
+    bool has_kernels() const { return !ptx.empty() || !sass_with_kernels().empty(); }
     bool operator==(const Code&) const = default;
 };
 

@@ -23,7 +23,7 @@ bool looks_binary(const fs::path& p) {
 
 std::string runs_text(const FileCode& f, const Machine& m) {
     if (!f.problem.empty()) return "? (" + f.problem + ")";
-    if (f.code.empty()) return "- (no GPU code)";
+    if (!f.code.has_kernels()) return "- (" + judge(f.code, {}).why + ")";
     if (!m.known()) return "?";
     std::vector<std::string> parts;
     for (const auto& g : m.gpus) {
@@ -145,6 +145,8 @@ nlohmann::json inspection_json(const Inspection& in, const Machine& m) {
                                                          : ""},
                          {"fatbins", f.file.code.fatbins},
                          {"compressed_entries", f.file.code.compressed},
+                         // Of `sass`, the entries whose cubin has no code (a stub: no kernel to run).
+                         {"sass_without_kernels", counts(f.file.code.kernel_less, false)},
                          // Of the above, what lies in data sections (cuobjdump lists the rest).
                          {"in_data_sections", {{"fatbins", f.file.embedded.fatbins},
                                                {"sass", counts(f.file.embedded.sass, false)},

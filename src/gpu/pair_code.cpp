@@ -130,7 +130,7 @@ struct GroupVerdict {
 GroupVerdict scanned(const std::vector<LibraryCode>& libs, bool cudnn, const Arch& gpu) {
     GroupVerdict g;
     for (const auto& l : libs) {
-        if (l.cudnn != cudnn || l.file.code.empty()) continue;
+        if (l.cudnn != cudnn || !l.file.code.has_kernels()) continue;
         auto v = judge(l.file.code, gpu);
         if (g.runs == Runs::no_code || worse(v.runs, g.runs) != g.runs) {
             g.runs = v.runs;

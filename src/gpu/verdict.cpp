@@ -56,12 +56,14 @@ std::string ptx_list(const Code& c) { return names(c.ptx, [](const Arch& a) { re
 Verdict judge(const Code& code, const Arch& gpu) {
     Verdict v;
     v.gpu = gpu;
-    if (code.empty()) {
-        v.why = "no GPU code";
+    if (!code.has_kernels()) {
+        // A stub's entries hold no kernel, so there is nothing to load that could fail.
+        v.why = code.empty() ? "no GPU code" : "no GPU code: only " + sass_list(code) + " entries without kernels";
         return v;
     }
+    const auto sass = code.sass_with_kernels();
     // The newest SASS that runs (the driver picks the best match), else the newest PTX.
-    if (auto a = newest(code.sass, [&](const Arch& x) { return sass_runs(x, gpu); })) {
+    if (auto a = newest(sass, [&](const Arch& x) { return sass_runs(x, gpu); })) {
         v = {Runs::native, gpu, *a, a->sass_name() + " SASS"};
         return v;
     }
@@ -70,7 +72,7 @@ Verdict judge(const Code& code, const Arch& gpu) {
         return v;
     }
     v.runs = Runs::no;
-    std::string has = sass_list(code);
+    std::string has = names(sass, [](const Arch& a) { return a.sass_name(); });
     auto ptx = ptx_list(code);
     if (!ptx.empty()) has += (has.empty() ? "" : ", ") + ptx;
     v.why = "no code for " + gpu.sass_name() + " (has " + has + ")";
@@ -84,7 +86,7 @@ std::vector<std::string> loaded_library_warnings(const std::vector<std::string>&
     for (const auto& p : paths) {
         if (p.empty() || !seen.insert(p).second) continue;
         auto code = cache.file(fsx::from_utf8(p));
-        if (code.code.empty()) continue;
+        if (!code.code.has_kernels()) continue;
         for (const auto& g : m.gpus) {
             auto v = judge(code.code, g.arch);
             if (v.runs != Runs::no) continue;

@@ -82,7 +82,7 @@ std::string wheel_problem(const WheelScan& w, const Machine& m, Runs* worst) {
         Runs gpu_worst = Runs::native;
         std::string why;
         for (const auto& l : w.libs) {
-            if (l.file.code.empty()) continue;
+            if (!l.file.code.has_kernels()) continue;
             auto v = judge(l.file.code, g.arch);
             if (worse(v.runs, gpu_worst) != gpu_worst) {
                 gpu_worst = v.runs;

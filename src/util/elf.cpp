@@ -128,4 +128,20 @@ SectionTable sections(const std::filesystem::path& file) {
     return out;
 }
 
+std::optional<bool> has_text_section(BinaryFile& in, uint64_t base, uint64_t size) {
+    // Every offset below is checked against `size` before it is added to `base`.
+    Ehdr eh{};
+    if (size < sizeof eh || !in.read_at(base, eh)) return std::nullopt;
+    if (std::memcmp(eh.ident, "\x7f" "ELF", 4) != 0 || eh.ident[4] != 2 || eh.ident[5] != 1) return std::nullopt;
+    if (eh.shentsize != sizeof(Shdr) || eh.shstrndx >= eh.shnum || eh.shoff > size ||
+        uint64_t(eh.shnum) * sizeof(Shdr) > size - eh.shoff)
+        return std::nullopt;
+    Shdr names{};
+    if (!in.read_at(base + eh.shoff + uint64_t(eh.shstrndx) * sizeof(Shdr), names)) return std::nullopt;
+    if (names.offset > size || names.size > size - names.offset || names.size > (1u << 20)) return std::nullopt;
+    std::string table(names.size, '\0');
+    if (!in.read(base + names.offset, table.data(), table.size())) return std::nullopt;
+    return table.find(".text") != std::string::npos;
+}
+
 }  // namespace cudaenv::elf

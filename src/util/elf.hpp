@@ -27,4 +27,11 @@ std::optional<Dynamic> dynamic_section(const std::filesystem::path& file);
 // read with bounded reads: a table or a section that points past the end of
 // the file is a problem, never a read beyond it.
 SectionTable sections(const std::filesystem::path& file);
+
+// Whether the ELF64 object that fills [base, base + size) of `file` (a cubin
+// inside a fatbin) has a code section: ".text" anywhere in its section-name
+// table, so a name kept only as the tail of ".rel.text.k" counts too. nullopt
+// when it cannot tell (not ELF64, a table outside [base, base + size), a name
+// table over 1 MiB); callers take that as "it may".
+std::optional<bool> has_text_section(BinaryFile& file, uint64_t base, uint64_t size);
 }

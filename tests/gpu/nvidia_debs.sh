@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Unpacks Debian 12's real NVIDIA packages (non-free: the cuBLAS, cuBLASLt and
-# cuFFT libraries of CUDA 11.8, its runtime, and the toolkit, whose cuobjdump
-# runs without a GPU) into <cache>/nvidia-debs, once, and prints that folder.
+# Unpacks Debian 12's real NVIDIA packages (non-free: the cuBLAS, cuBLASLt,
+# cuFFT and cuFFTW libraries of CUDA 11.8, its runtime, and the toolkit, whose
+# cuobjdump runs without a GPU) into <cache>/nvidia-debs, once, and prints that
+# folder. cuFFTW's one fatbin entry is a stub without kernels.
 # apt cannot install the toolkit here (it wants libcuda1), so the .debs are
 # fetched with `apt-get download` (.ci/deps.sh does that first) and unpacked
 # with `dpkg -x`. Exits 77 (a skip for CTest) when they cannot be had.
@@ -13,7 +14,7 @@ out="$cache/nvidia-debs"
 mkdir -p "$cache"
 exec 9>"$cache/nvidia-debs.lock"
 flock 9  # suites that run at once unpack once
-for p in nvidia-cuda-toolkit libcublas11 libcublaslt11 libcufft10 libcudart11.0; do
+for p in nvidia-cuda-toolkit libcublas11 libcublaslt11 libcufft10 libcufftw10 libcudart11.0; do
   if ! ls "$cache/${p}_"*.deb >/dev/null 2>&1; then
     (cd "$cache" && apt-get download "$p" >/dev/null 2>&1) ||
       { echo "nvidia_debs: cannot download $p (run .ci/deps.sh, which enables non-free)" >&2; exit 77; }

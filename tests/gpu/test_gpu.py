@@ -95,7 +95,7 @@ class Oracle(Base):
                       if not os.path.islink(os.path.join(root, LIBS, n)))
         self.assertEqual([os.path.basename(l) for l in libs],
                          ["libcublas.so.11.11.3.6", "libcublasLt.so.11.11.3.6", "libcudart.so.11.8.89",
-                          "libcufft.so.10.9.0.58"])
+                          "libcufft.so.10.9.0.58", "libcufftw.so.10.9.0.58"])
         for lib in libs:
             with self.subTest(lib=os.path.basename(lib)):
                 f = self.inspect(lib)["files"][0]
@@ -109,6 +109,26 @@ class Oracle(Base):
         self.assertEqual(cublas["ptx_isa"], "7.8")
         cudart = self.inspect(os.path.join(root, LIBS, "libcudart.so.11.8.89"))["files"][0]
         self.assertEqual((cudart["sass"], cudart["ptx"], cudart["runs"]), ({}, {}, []))  # no device code: an empty answer
+
+    def test_a_stub_without_kernels_runs_anywhere(self):
+        """cuFFTW carries one sm_52 entry and no kernel (cuFFT does its work): cuobjdump -sass
+        shows the entry and no function in it. It is listed, and judged "no GPU code", not "no"."""
+        root = nvidia_debs()
+        lib = os.path.join(root, LIBS, "libcufftw.so.10.9.0.58")
+        sass = subprocess.run([os.path.join(root, "usr/bin/cuobjdump"), "-sass", lib], capture_output=True,
+                              text=True, check=True).stdout
+        self.assertIn("code for sm_52", sass)
+        self.assertNotIn("Function :", sass)
+        f = self.inspect(lib)["files"][0]
+        self.assertEqual((f["sass"], f["sass_without_kernels"], f["ptx"]), ({"sm_52": 1}, {"sm_52": 1}, {}))
+        self.assertEqual(f["runs"], [{"gpu": "sm_90", "runs": "-",
+                                      "why": "no GPU code: only sm_52 entries without kernels"}])
+        # A library with kernels keeps its verdict: cuBLAS has no such entry, cuBLASLt a few beside its code.
+        cublas = self.inspect(os.path.join(root, LIBS, "libcublas.so.11.11.3.6"), "--gpu", "sm_52")["files"][0]
+        self.assertEqual((cublas["sass_without_kernels"], cublas["runs"][0]["runs"]), ({}, "native"))
+        lt = self.inspect(os.path.join(root, LIBS, "libcublasLt.so.11.11.3.6"), "--gpu", "sm_86")["files"][0]
+        self.assertTrue(all(n <= lt["sass"][a] for a, n in lt["sass_without_kernels"].items()))
+        self.assertEqual(lt["runs"][0]["why"], "sm_86 SASS")
 
     def test_pe_file_with_the_same_fatbin_bytes(self):
         root = nvidia_debs()

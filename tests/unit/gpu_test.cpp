@@ -55,6 +55,29 @@ std::string fatbin(const std::vector<CraftEntry>& entries) {
     return le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(body.size(), 8) + body;
 }
 
+// A cubin as nvcc writes one: an ELF64 with these section names (".text.<kernel>"
+// for code); the headers only, enough for the reader's look into its name table.
+std::string cubin(const std::vector<std::string>& names) {
+    std::string table(1, '\0');
+    std::vector<uint32_t> at;
+    for (const auto& n : names) {
+        at.push_back(static_cast<uint32_t>(table.size()));
+        table += n + '\0';
+    }
+    table.resize((table.size() + 7) / 8 * 8, '\0');
+    const uint64_t shoff = 64 + table.size(), count = names.size() + 1;
+    std::string elf = std::string("\x7f" "ELF\x02\x01\x01\x33", 8) + le(7, 8) + le(2, 2) + le(190, 2) + le(1, 4) +
+                      le(0, 8) + le(0, 8) + le(shoff, 8) + le(0x500050, 4) + le(64, 2) + le(56, 2) + le(0, 2) +
+                      le(64, 2) + le(count, 2) + le(1, 2);
+    elf += table + std::string(64, '\0');  // section 0
+    for (size_t i = 0; i < names.size(); ++i) {
+        const bool strtab = i == 0;  // names[0] is the name table itself
+        elf += le(at[i], 4) + le(strtab ? 3 : 1, 4) + le(0, 8) + le(0, 8) + le(strtab ? 64 : 0, 8) +
+               le(strtab ? table.size() : 0, 8) + le(0, 8) + le(1, 8) + le(0, 8);
+    }
+    return elf;
+}
+
 Code read_blob(const TempDir& t, const std::string& bytes, std::string* problem = nullptr) {
     auto p = t / "blob";
     std::ofstream(p, std::ios::binary) << bytes;
@@ -114,6 +137,43 @@ TEST_CASE("fatbin entries: SASS, PTX, suffixed and compressed") {
         CHECK(c.fatbins == 2);
         CHECK(sass_list(c) == "sm_75 sm_90");
         CHECK(ptx_list(c) == "compute_90");
+    }
+}
+
+TEST_CASE("fatbin entries without kernels: a stub runs anywhere") {
+    TempDir t("fatbin-stub");
+    const auto stub = cubin({".shstrtab", ".strtab", ".symtab", ".nv.callgraph", ".nv.rel.action"});
+    const auto kernel = cubin({".shstrtab", ".strtab", ".symtab", ".nv.info._Z4stepPf", ".text._Z4stepPf"});
+    SUBCASE("one uncompressed sm_75 entry with no code section, as CUDA 13's cuFFTW") {
+        auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, stub}}));
+        CHECK(sass_list(c) == "sm_75");  // listed, as cuobjdump lists it
+        CHECK(c.kernel_less == std::map<Arch, int>{{sm(75), 1}});
+        CHECK_FALSE(c.has_kernels());
+        auto v = judge(c, sm(90));
+        CHECK(v.runs == Runs::no_code);
+        CHECK(v.why == "no GPU code: only sm_75 entries without kernels");
+    }
+    SUBCASE("a cubin with a kernel is code") {
+        auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, kernel}}));
+        CHECK(c.kernel_less.empty());
+        CHECK(judge(c, sm(90)).runs == Runs::no);
+    }
+    SUBCASE("a stub beside real code: only the code is judged") {
+        auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, stub}, {2, 90, 0x11, 1, 7, kernel}}));
+        CHECK(c.sass_with_kernels() == std::map<Arch, int>{{sm(90), 1}});
+        CHECK(judge(c, sm(90)).runs == Runs::native);
+        CHECK(judge(c, sm(86)).why == "no code for sm_86 (has sm_90)");
+    }
+    SUBCASE("what cannot be looked into counts as code") {
+        // Compressed (LZ4), a name kept only as the tail of another, a table past the payload, no ELF.
+        auto tail = cubin({".shstrtab", ".rel.text._Z4stepPf"});
+        auto cut = stub.substr(0, stub.size() - 10);
+        for (const auto& e : std::vector<CraftEntry>{{2, 75, 0x2011, 1, 7, stub}, {2, 75, 0x11, 1, 7, tail},
+                                                     {2, 75, 0x11, 1, 7, cut}, {2, 75, 0x11, 1, 7, "plain bytes"}}) {
+            auto c = read_blob(t, fatbin({e}));
+            CHECK(c.kernel_less.empty());
+            CHECK(judge(c, sm(90)).runs == Runs::no);
+        }
     }
 }
 
@@ -304,6 +364,8 @@ TEST_CASE("code cache: kept under the file's stamp") {
     auto fields = encode(fc);
     std::vector<std::string_view> views(fields.begin(), fields.end());
     fc.embedded.sass = {{sm(90, true), 2}};
+    fc.code.sass[sm(75)] = 1;
+    fc.code.kernel_less = {{sm(75), 1}};
     fields = encode(fc);
     views.assign(fields.begin(), fields.end());
     auto back = decode_file_code(views, 0);
