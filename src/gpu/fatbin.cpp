@@ -234,8 +234,8 @@ void read_embedded(BinaryFile& f, uint64_t offset, uint64_t size, Code& code) {
 
 FileCode read_file(const std::filesystem::path& file) {
     FileCode out;
-    std::vector<std::pair<uint64_t, uint64_t>> found;  // (offset, size) of sections that hold fatbins
-    std::vector<std::pair<uint64_t, uint64_t>> data;   // data sections that may hold fatbins of the library's own
+    std::vector<FileSection> found;  // sections that start with a fatbin
+    std::vector<FileSection> data;   // data sections that may hold fatbins of the library's own
     auto elf = elf::sections(file);
     auto take = [&](const auto& list) {
         BinaryFile f(file);
@@ -244,10 +244,10 @@ FileCode read_file(const std::filesystem::path& file) {
             // time, not loaded at run time: cuobjdump --list-elf leaves it out too.
             if (s.name.starts_with("__nv_rel")) continue;
             uint32_t m = 0;
-            if (s.size >= sizeof(FatbinHeader) && f.read_at(s.offset, m) && m == fatbin_magic)
-                found.emplace_back(s.offset, s.size);
-            else if (is_data_section(s.name))
-                data.emplace_back(s.offset, s.size);
+            if (is_data_section(s.name))
+                data.push_back(s);
+            else if (s.size >= sizeof(FatbinHeader) && f.read_at(s.offset, m) && m == fatbin_magic)
+                found.push_back(s);
         }
     };
     if (elf.recognised) {
@@ -267,11 +267,22 @@ FileCode read_file(const std::filesystem::path& file) {
     }
     if (!out.problem.empty()) return out;
     BinaryFile f(file);
-    for (const auto& [offset, size] : found) {
-        out.problem = read_fatbins(f, offset, size, out.code);
-        if (!out.problem.empty()) return out;
+    for (const auto& s : found) {
+        Code code;
+        auto problem = read_fatbins(f, s.offset, s.size, code);
+        if (problem.empty()) {
+            add_code(out.code, code);
+        } else if (s.name == ".nv_fatbin" || s.name == ".nv_fatb") {
+            out.problem = problem;  // the fatbin section itself is damaged
+            return out;
+        } else {
+            // Another section that merely starts with a fatbin and holds other
+            // data after it (CUDA 13.0's cuBLASLt has one beside .nv_fatbin):
+            // its fatbins are the library's own, as in a data section.
+            data.push_back(s);
+        }
     }
-    for (const auto& [offset, size] : data) read_embedded(f, offset, size, out.embedded);
+    for (const auto& s : data) read_embedded(f, s.offset, s.size, out.embedded);
     add_code(out.code, out.embedded);
     return out;
 }

@@ -183,6 +183,21 @@ class Crafted(Base):
         self.assertEqual(self.lists(f), ({"sm_75": 1}, {}))  # cuobjdump's view: the stub alone
         self.assertEqual(f["runs"], [{"gpu": "sm_90", "runs": "native", "why": "sm_90 SASS"}])
 
+    def test_a_section_that_only_starts_with_a_fatbin(self):
+        # As CUDA 13.0's cuBLASLt on the H100 (docs/gpu-results.md, run 3): beside
+        # .nv_fatbin, a section that starts with 14 fatbins and goes on with other
+        # data. Its fatbins are the library's own, not a damaged fatbin section.
+        lib = self.elf("libcublasLt.so.13", craft.fatbin([craft.entry(craft.ELF_KIND, 90)]))
+        other = craft.fatbin([craft.entry(craft.ELF_KIND, 100)]) * 2 + b"\x05tables" * 8
+        lib = craft.into_elf(other, os.path.join(self.tmp, "lt2"), section=".nv_kernels", base=lib)
+        lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 120)]) + b"strings\0",
+                             os.path.join(self.tmp, "lt3"), section=".lrodata", base=lib)
+        f = self.inspect(lib)["files"][0]
+        self.assertIsNone(f["problem"])
+        self.assertEqual(f["sass"], {"sm_90": 1, "sm_100": 2, "sm_120": 1})
+        self.assertEqual(f["in_data_sections"], {"fatbins": 3, "sass": {"sm_100": 2, "sm_120": 1}, "ptx": {}})
+        self.assertEqual(self.lists(f), ({"sm_90": 1}, {}))  # cuobjdump's view: .nv_fatbin
+
     def test_ptx_only_and_sass_only(self):
         ptx = self.inspect(self.elf("ptx", craft.fatbin([craft.entry(craft.PTX_KIND, 52)])), "--gpu", "sm_61")
         self.assertEqual(ptx["files"][0]["runs"][0]["runs"], "JIT")
