@@ -105,7 +105,9 @@ Finding torch_finding(const DoctorInput& in, const gpu::Machine& m, gpu::CodeCac
     if (worst == gpu::Runs::no)
         f.advice = "This torch build leaves this GPU out: install a torch wheel built for it (another +cuXYZ variant).";
     else if (worst == gpu::Runs::jit)
-        f.advice = "This torch build reaches this GPU only through PTX JIT: slow first launches; " + gpu::jit_cache_note() + ".";
+        // One library decides the row (the finding names it); torch's own kernels may well be native.
+        f.advice = "The library named above reaches this GPU only through PTX JIT: its kernels are compiled at "
+                   "their first launch; " + gpu::jit_cache_note() + ".";
     return f;
 }
 
