@@ -14,13 +14,14 @@ namespace {
 
 // The first line; another (an older format, or answers of an older reader:
 // 3 reads fatbins the linker aligned further apart, and those in data
-// sections; 4 looks into cubins for code) is no cache. Then records:
+// sections; 4 looks into cubins for code; 5 searches a section that only
+// starts with a fatbin as data) is no cache. Then records:
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
 //       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...,
 //       #kernel_less, (sm, specific, count)...,
 //       then the same counts of the part found in data sections: fatbins, #sass..., #ptx..., #kernel_less...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
-constexpr std::string_view header = "cudaenv gpu code cache 4\n";
+constexpr std::string_view header = "cudaenv gpu code cache 5\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));
