@@ -15,6 +15,8 @@ import subprocess
 import sys
 import zipfile
 
+import wine_retry
+
 BUILD, WORK = sys.argv[1:3]
 RUNNER = sys.argv[3:]
 ENV_KEY = "HKCU\\Environment"
@@ -47,12 +49,10 @@ DOCS = os.path.join(WORK, "Documents")
 
 
 def run(*args, want=0, runner=True):
-    p = subprocess.run((RUNNER if runner else []) + list(args), env=ENV, capture_output=True, timeout=600)
-    # Once in many runs Wine fails to start a program that meets the shared
-    # wineserver as it goes idle (cmake/wine-run.sh): exit 1 and no output at
-    # all, which cudaenv never does (its errors are a line). Run it once more.
-    if runner and p.returncode == 1 and not p.stdout and not p.stderr:
-        p = subprocess.run(RUNNER + list(args), env=ENV, capture_output=True, timeout=600)
+    if runner:
+        p = wine_retry.run(RUNNER + list(args), env=ENV, timeout=600)
+    else:
+        p = subprocess.run(list(args), env=ENV, capture_output=True, timeout=600)
     if want is not None and p.returncode != want:
         fail(f"exit {p.returncode}, wanted {want}: {' '.join(args)}",
              p.stdout.decode("utf-8", "replace") + p.stderr.decode("utf-8", "replace"))

@@ -12,8 +12,9 @@ Windows, where HKCU is the developer's own."""
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+import wine_retry
 
 EXE, WORK = sys.argv[1:3]
 RUNNER = sys.argv[3:]
@@ -49,7 +50,7 @@ DOCS = os.path.join(WORK, "Documents")
 
 
 def run(*args, want=0):
-    p = subprocess.run(RUNNER + list(args), env=ENV, capture_output=True, timeout=300)
+    p = wine_retry.run(RUNNER + list(args), env=ENV, timeout=300)
     if want is not None and p.returncode != want:
         fail(f"exit {p.returncode}, wanted {want}: {' '.join(args)}",
              p.stdout.decode("utf-8", "replace") + p.stderr.decode("utf-8", "replace"))
