@@ -6,11 +6,13 @@ fatbin header), the fatbins the CUDA runtime registers (.nvFatBinSegment's
 wrappers, through their R_X86_64_RELATIVE relocations), the SASS entries in
 file order against `cuobjdump --list-elf`'s (their differences, with each
 entry's fatbin, flags and size), and the uncompressed SASS entries whose cubin
-has no .text section (stubs without kernels, docs/gpu.md). A Python reading of
+has no .text section (stubs without kernels, docs/gpu.md), and the fatbins in
+other sections (per section: how many, their entry kinds and SASS, and how
+many are copies of a fatbin of .nv_fatbin). A Python reading of
 the same layout src/gpu/fatbin.cpp reads, independent of it.
 
 usage: gpu_fatbin_layout.py <cuobjdump> <library>..."""
-import difflib, re, struct, subprocess, sys, collections
+import difflib, hashlib, re, struct, subprocess, sys, collections
 
 MAGIC = 0xBA55ED50
 
@@ -75,6 +77,49 @@ def walk(data, off, size, out):
         fat.append((at, hsize, esize, ents))
         at += hsize + esize
     return fat
+
+
+def elsewhere(data, secs, fat):
+    """Fatbins whose header starts anywhere in a section other than .nv_fatbin:
+    how many, how many lie inside another one found there (a magic in its
+    payload), how many hold neither SASS nor PTX (which cudaenv does not count),
+    the entry kinds, and how many are byte for byte a fatbin of .nv_fatbin."""
+    known = set(hashlib.sha1(data[f[0]:f[0] + f[1] + f[2]]).digest() for f in fat)
+    for name, (_, typ, addr, off, size) in secs.items():
+        if name == ".nv_fatbin" or typ == 8 or size < 16:  # SHT_NOBITS has no bytes
+            continue
+        end = off + size
+        at = data.find(struct.pack("<I", MAGIC), off, end)
+        n = dup = nested = neither = 0
+        outer_end = 0
+        archs, kinds = collections.Counter(), collections.Counter()
+        while at != -1:
+            if at + 16 <= end:
+                magic, ver, hsize, esize = struct.unpack_from("<IHHQ", data, at)
+                if ver == 1 and hsize == 16 and at + hsize + esize <= end:
+                    n += 1
+                    nested += at < outer_end
+                    outer_end = max(outer_end, at + hsize + esize)
+                    dup += hashlib.sha1(data[at:at + hsize + esize]).digest() in known
+                    e, eend = at + hsize, at + hsize + esize
+                    code = False
+                    while e + 48 <= eend:
+                        kind, ev, ehs, psize = struct.unpack_from("<HHIQ", data, e)
+                        arch, = struct.unpack_from("<I", data, e + 28)
+                        flags, = struct.unpack_from("<Q", data, e + 40)
+                        kinds[kind] += 1
+                        code |= kind in (1, 2)
+                        if kind == 2:
+                            archs["sm_%d%s" % (arch, "a" if flags & 0x100000 else "")] += 1
+                        if ehs == 0:
+                            break
+                        e += ehs + psize
+                    neither += not code
+            at = data.find(struct.pack("<I", MAGIC), at + 4, end)
+        if n:
+            print("  fatbins in %s (at %#x, size %#x): %d (inside another: %d; neither SASS nor PTX: %d), "
+                  "%d also in .nv_fatbin; entry kinds %s; SASS %s" %
+                  (name, off, size, n, nested, neither, dup, dict(sorted(kinds.items())), dict(sorted(archs.items()))))
 
 
 def main(lib, cuobjdump):
@@ -150,6 +195,7 @@ def main(lib, cuobjdump):
                 if len(samples) < 3:
                     samples.append((ar, ps, r[1]))
     print("  uncompressed SASS entries: %d; without .text: %s %s" % (unc, dict(kl), samples))
+    elsewhere(data, s, fat)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs on the H200 machine (issue 25): `cudaenv inspect` on the machine's real
+# Runs on the GPU machine (issue 25): `cudaenv inspect` on the machine's real
 # libraries, every SASS and PTX list compared with that machine's cuobjdump
 # (CUDA 13.0), then what `list`, `inspect`, `doctor` say about its pairs for the
-# H200 itself (sm_90) and for a GTX 1080 (--gpu sm_61). Libraries scanned:
+# GPU itself (sm_90: the H200, or the H100 when one is lent instead) and for a
+# GTX 1080 (--gpu sm_61). Libraries scanned:
 #   CUDA 13.0's toolkit libraries   /usr/local/cuda-13.0/lib64 (and targets/.../lib)
 #   cuDNN 9.14 (system layout)      /usr/lib/x86_64-linux-gnu/libcudnn*.so.9.14*
 #   cuDNN 9.19 (the pip wheel)      <venv>/site-packages/nvidia/cudnn/lib
@@ -48,7 +49,8 @@ print(" ".join(sorted("%s:%d" % (k.replace("compute_", "sm_"), v) for k, v in le
 }
 
 {
-    echo "# cudaenv inspect on the H200 ($(date -u +%Y-%m-%dT%H:%MZ))"
+    gpu=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>/dev/null | head -1)
+    echo "# cudaenv inspect on ${gpu:-a machine without nvidia-smi} ($(date -u +%Y-%m-%dT%H:%MZ))"
     echo
     echo "cuobjdump: $CUOBJDUMP ($("$CUOBJDUMP" --version 2>&1 | tail -1))"
     echo
