@@ -27,7 +27,7 @@ std::vector<std::string> strs(const toml::table& t, const char* key) {
 
 Version need_version(const std::string& text, const std::string& what) {
     auto v = Version::parse(text);
-    if (!v) throw Error("compat.toml: " + what + ": '" + text + "' is not a version");
+    if (!v) throw Error("framework_builds.toml: " + what + ": '" + text + "' is not a version");
     return *v;
 }
 
@@ -56,15 +56,15 @@ std::vector<FrameworkBuild> framework_builds(const std::optional<std::string>& t
     if (text) {
         data = *text;
     } else {
-        auto e = embedded::find("compat.toml");
-        if (!e) throw Error("the compatibility table is missing from this build");
+        auto e = embedded::find("framework_builds.toml");
+        if (!e) throw Error("the framework table is missing from this build");
         data = std::string(*e);
     }
     toml::table t;
     try {
         t = toml::parse(data);
     } catch (const toml::parse_error& e) {
-        throw Error(std::string("compat.toml: ") + std::string(e.description()));
+        throw Error(std::string("framework_builds.toml: ") + std::string(e.description()));
     }
     std::vector<FrameworkBuild> out;
     auto* arr = t.get_as<toml::array>("framework_build");
@@ -74,10 +74,10 @@ std::vector<FrameworkBuild> framework_builds(const std::optional<std::string>& t
         ++i;
         const auto* row = node.as_table();
         const std::string where = "framework_build row " + std::to_string(i);
-        if (!row) throw Error("compat.toml: " + where + " is not a table");
+        if (!row) throw Error("framework_builds.toml: " + where + " is not a table");
         FrameworkBuild b;
         b.name = string_of(*row, "name");
-        if (b.name.empty()) throw Error("compat.toml: " + where + " has no name");
+        if (b.name.empty()) throw Error("framework_builds.toml: " + where + " has no name");
         if (auto r = string_of(*row, "versions"); !r.empty()) {
             auto dash = r.find('-');
             b.lo = need_version(r.substr(0, dash), where);
@@ -91,12 +91,12 @@ std::vector<FrameworkBuild> framework_builds(const std::optional<std::string>& t
         if (auto c = string_of(*row, "cudnn"); !c.empty()) b.cudnn = need_version(c, where);
         b.loads = string_of(*row, "loads");
         b.source = string_of(*row, "source");
-        if (b.source.empty()) throw Error("compat.toml: " + where + " (" + b.name + ") cites no source");
-        if (!b.os.empty() && !b.cuda) throw Error("compat.toml: " + where + " (" + b.name + ") has a GPU build but no cuda");
+        if (b.source.empty()) throw Error("framework_builds.toml: " + where + " (" + b.name + ") cites no source");
+        if (!b.os.empty() && !b.cuda) throw Error("framework_builds.toml: " + where + " (" + b.name + ") has a GPU build but no cuda");
         for (const auto& o : b.os)
-            if (o != "linux" && o != "windows") throw Error("compat.toml: " + where + ": unknown os '" + o + "'");
+            if (o != "linux" && o != "windows") throw Error("framework_builds.toml: " + where + ": unknown os '" + o + "'");
         if (!b.os.empty() && b.loads != "search-path" && b.loads != "wheels" && b.loads != "torch-lib" && b.loads != "cuda-path")
-            throw Error("compat.toml: " + where + ": unknown loads '" + b.loads + "'");
+            throw Error("framework_builds.toml: " + where + ": unknown loads '" + b.loads + "'");
         auto* u = row->get_as<bool>("unconfirmed");
         b.unconfirmed = u && u->get();
         out.push_back(std::move(b));

@@ -1,6 +1,6 @@
 #pragma once
 // What each framework release needs from a pair: the [[framework_build]] rows
-// of src/data/compat.toml (TensorFlow, PyTorch wheels, ONNX Runtime, CuPy,
+// of src/data/framework_builds.toml (TensorFlow, PyTorch wheels, ONNX Runtime, CuPy,
 // JAX, PaddlePaddle), and the choice of an installed pair for `--for`.
 #include <optional>
 #include <string>

@@ -42,7 +42,7 @@ int leading_int(const std::string& s) {
 const std::vector<HostCompilerRule>& host_compiler_rules() {
     static const std::vector<HostCompilerRule> rules = [] {
         std::vector<HostCompilerRule> out;
-        auto text = embedded::find("compat.toml");
+        auto text = embedded::find("host_compilers.toml");
         if (!text) return out;
         auto t = toml::parse(*text);
         if (auto* arr = t.get_as<toml::array>("host_compiler"))

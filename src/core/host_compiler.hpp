@@ -1,6 +1,6 @@
 #pragma once
 // nvcc accepts only host compilers up to a version per CUDA release
-// (compat.toml [[host_compiler]], docs/host-compilers.md). When the default
+// (src/data/host_compilers.toml, docs/host-compilers.md). When the default
 // `c++` is newer than the pair's nvcc accepts and a supported g++-N or
 // clang++-N is on PATH, `use` points NVCC_CCBIN (nvcc) and CUDAHOSTCXX
 // (CMake) at it, never over a value the user set.
@@ -29,7 +29,7 @@ struct HostCompilerRule {
     bool unconfirmed = false;
 };
 
-// The rows of compat.toml, oldest first; the rule for `cuda` (major.minor), if any.
+// The rows of host_compilers.toml, oldest first; the rule for `cuda` (major.minor), if any.
 const std::vector<HostCompilerRule>& host_compiler_rules();
 std::optional<HostCompilerRule> host_compiler_rule(const Version& cuda);
 

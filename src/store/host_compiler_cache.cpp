@@ -15,7 +15,7 @@ namespace cudaenv {
 
 std::optional<HostCompilerChoice> pick_host_compiler(const fs::path& store_root, const Version& cuda,
                                                      const std::string& path, Stamps* key_out) {
-    // Only on a changed key is compat.toml parsed and a compiler started.
+    // Only on a changed key is host_compilers.toml parsed and a compiler started.
     // The key: the CUDA release and each PATH folder's mtime (a compiler added
     // to or removed from a PATH folder changes it). Each kept decision also
     // names the compiler PATH gave and its stamp, which follows links: an

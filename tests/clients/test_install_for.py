@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", ".ci"))
 from support import Checks  # noqa: E402
 import sample_mirror  # noqa: E402
 
-# TensorFlow 2.5-2.10 were built with CUDA 11.2 + cuDNN 8.1 (compat.toml): add
+# TensorFlow 2.5-2.10 were built with CUDA 11.2 + cuDNN 8.1 (framework_builds.toml): add
 # those releases to the sample generator's two (11.8.0 and 12.6.3; 8.9.7 and 9.8.0).
 sample_mirror.CUDA["11.2.2"] = ("11.2.152", "11.2.152", "cuda_11.2.r11.2/compiler.29618528_0", 11020)
 sample_mirror.CUDNN["8.1.1"] = ("8.1.1.33", (11,))
