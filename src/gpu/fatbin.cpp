@@ -168,7 +168,7 @@ std::string read_fatbins(BinaryFile& f, uint64_t offset, uint64_t size, Code& co
 namespace {
 
 // Data sections where a library keeps fatbins it loads itself (cuFFT 12 of
-// CUDA 13: 24,000 fatbins in .ldata, beside one sm_75 stub in .nv_fatbin).
+// CUDA 13: 11,255 fatbins of code in .ldata, beside one sm_75 entry in .nv_fatbin).
 bool is_data_section(const std::string& name) {
     for (std::string_view d : {".rodata", ".ldata", ".lrodata", ".data", ".data.rel.ro", ".rdata"})
         if (name == d) return true;
@@ -277,7 +277,7 @@ FileCode read_file(const std::filesystem::path& file) {
             return out;
         } else {
             // Another section that merely starts with a fatbin and holds other
-            // data after it (CUDA 13.0's cuBLASLt has one beside .nv_fatbin):
+            // data after it (CUDA 13.0's cuBLASLt: .cask_resource, 383 fatbins):
             // its fatbins are the library's own, as in a data section.
             data.push_back(s);
         }

@@ -169,10 +169,13 @@ class Crafted(Base):
     def test_fatbins_the_library_keeps_in_its_data(self):
         # As cuFFT 12 of CUDA 13 on the H200 (docs/gpu-results.md): an sm_75 stub
         # in .nv_fatbin, every kernel in fatbins inside .ldata, at no alignment,
-        # between other data, and a magic number that starts no whole fatbin.
+        # between other data, a magic number that starts no whole fatbin, and a
+        # fatbin whose one entry is of kind 8, neither a cubin nor PTX (12,728 of
+        # them there, run 4): it is not counted.
         stub = self.elf("stub", craft.fatbin([craft.entry(craft.ELF_KIND, 75)]))
         data = (b"\x01" * 12 + craft.fatbin([craft.entry(craft.ELF_KIND, 90), craft.entry(craft.PTX_KIND, 90)]) +
                 b"tables" + struct.pack("<IHHQ", craft.MAGIC, 1, 16, 1 << 40) + b"\x07" * 37 +
+                craft.fatbin([craft.entry(8, 90)]) + b"\x02" * 3 +
                 craft.fatbin([craft.entry(craft.ELF_KIND, 120)]) + b"\x00" * 5)
         lib = craft.into_elf(data, os.path.join(self.tmp, "libcufft.so.12"), section=".ldata", base=stub)
         f = self.inspect(lib)["files"][0]
@@ -184,12 +187,12 @@ class Crafted(Base):
         self.assertEqual(f["runs"], [{"gpu": "sm_90", "runs": "native", "why": "sm_90 SASS"}])
 
     def test_a_section_that_only_starts_with_a_fatbin(self):
-        # As CUDA 13.0's cuBLASLt on the H100 (docs/gpu-results.md, run 3): beside
-        # .nv_fatbin, a section that starts with 14 fatbins and goes on with other
-        # data. Its fatbins are the library's own, not a damaged fatbin section.
+        # As CUDA 13.0's cuBLASLt (docs/gpu-results.md, runs 3 and 4): beside
+        # .nv_fatbin, .cask_resource starts with 14 fatbins and goes on with other
+        # data, 383 fatbins in all. They are the library's own, not a damaged fatbin section.
         lib = self.elf("libcublasLt.so.13", craft.fatbin([craft.entry(craft.ELF_KIND, 90)]))
         other = craft.fatbin([craft.entry(craft.ELF_KIND, 100)]) * 2 + b"\x05tables" * 8
-        lib = craft.into_elf(other, os.path.join(self.tmp, "lt2"), section=".nv_kernels", base=lib)
+        lib = craft.into_elf(other, os.path.join(self.tmp, "lt2"), section=".cask_resource", base=lib)
         lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 120)]) + b"strings\0",
                              os.path.join(self.tmp, "lt3"), section=".lrodata", base=lib)
         f = self.inspect(lib)["files"][0]
