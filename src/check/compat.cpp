@@ -40,6 +40,20 @@ VersionRange get_range(const std::string& s, const std::string& where) {
     return *r;
 }
 
+toml::table parse_toml(const std::string& text) {
+    try {
+        return toml::parse(text);
+    } catch (const toml::parse_error& e) {
+        throw Error(std::string("compat table: ") + std::string(e.description()));
+    }
+}
+
+std::string_view embedded_table(const char* name) {
+    auto data = embedded::find(name);
+    if (!data) throw Error(std::string("the compatibility table ") + name + " is missing from this build");
+    return *data;
+}
+
 }  // namespace
 
 bool VersionRange::contains(const Version& v) const { return within(v, lo, -1) && within(v, hi, 1); }
@@ -65,12 +79,7 @@ int compare_driver(const std::string& a, const std::string& b) {
 }
 
 Compat Compat::parse(const std::string& text) {
-    toml::table t;
-    try {
-        t = toml::parse(text);
-    } catch (const toml::parse_error& e) {
-        throw Error(std::string("compat table: ") + std::string(e.description()));
-    }
+    auto t = parse_toml(text);
     Compat c;
     if (auto* cuda = t.get_as<toml::table>("cuda")) {
         for (const auto& [key, node] : *cuda) {
@@ -133,12 +142,12 @@ Compat Compat::parse(const std::string& text) {
             c.frameworks_.push_back(p);
         }
     }
-    c.parse_gpu_rows(&t);
     return c;
 }
 
-void Compat::parse_gpu_rows(const void* table) {
-    const auto& t = *static_cast<const toml::table*>(table);
+GpuArchs GpuArchs::parse(const std::string& text) {
+    auto t = parse_toml(text);
+    GpuArchs g;
     auto flag = [](const toml::table& row, const char* key) { return row.get_as<bool>(key) && row.get_as<bool>(key)->get(); };
     if (auto* arr = t.get_as<toml::array>("cuda_arch"))
         for (const auto& node : *arr) {
@@ -152,35 +161,37 @@ void Compat::parse_gpu_rows(const void* table) {
             r.ptx = get_version(*row, "ptx", "cuda_arch " + r.versions.str());
             r.unconfirmed = flag(*row, "unconfirmed");
             r.source = get_str(*row, "source");
-            cuda_archs_.push_back(r);
+            g.cuda_archs_.push_back(r);
         }
-    std::sort(cuda_archs_.begin(), cuda_archs_.end(),
+    std::sort(g.cuda_archs_.begin(), g.cuda_archs_.end(),
               [](const CudaArchRow& a, const CudaArchRow& b) { return a.versions.lo < b.versions.lo; });
     if (auto* arr = t.get_as<toml::array>("forward_compat"))
         for (const auto& node : *arr)
             if (const auto* row = node.as_table())
-                forward_compat_.push_back({get_str(*row, "match"), flag(*row, "supported"), get_str(*row, "source")});
+                g.forward_compat_.push_back({get_str(*row, "match"), flag(*row, "supported"), get_str(*row, "source")});
+    return g;
 }
 
-const CudaArchRow* Compat::cuda_archs(const Version& cuda) const {
+const GpuArchs& GpuArchs::get() {
+    static const GpuArchs g = parse(std::string(embedded_table("gpu_archs.toml")));
+    return g;
+}
+
+const CudaArchRow* GpuArchs::cuda_archs(const Version& cuda) const {
     const CudaArchRow* best = nullptr;
     for (const auto& r : cuda_archs_)
         if (r.versions.contains(cuda) || within(cuda, r.versions.lo, -1)) best = &r;
     return best;
 }
 
-const ForwardCompatRow* Compat::forward_compat(const std::string& gpu_name) const {
+const ForwardCompatRow* GpuArchs::forward_compat(const std::string& gpu_name) const {
     for (const auto& r : forward_compat_)
         if (!r.match.empty() && gpu_name.find(r.match) != std::string::npos) return &r;
     return nullptr;
 }
 
 const Compat& Compat::get() {
-    static const Compat c = [] {
-        auto data = embedded::find("compat.toml");
-        if (!data) throw Error("the compatibility table is missing from this build");
-        return parse(std::string(*data));
-    }();
+    static const Compat c = parse(std::string(embedded_table("compat.toml")));
     return c;
 }
 

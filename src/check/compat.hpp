@@ -88,10 +88,6 @@ public:
     const std::vector<CudaRelease>& cuda_releases() const { return releases_; }
     CudnnSupport cudnn(const Version& v) const;
     const std::vector<FrameworkPin>& frameworks() const { return frameworks_; }
-    // The row for a CUDA release (the newest row at or below it); nullptr when none.
-    const CudaArchRow* cuda_archs(const Version& cuda) const;
-    // The first forward-compatibility row whose `match` the GPU's name holds; nullptr when none.
-    const ForwardCompatRow* forward_compat(const std::string& gpu_name) const;
 
     // "" when the table knows no conflict; else one sentence why the pair
     // does not fit (used by `pair` and `check`). `unconfirmed` is set when the
@@ -103,9 +99,26 @@ private:
     std::vector<CudaRelease> releases_;
     std::vector<CudnnRow> cudnn_;
     std::vector<FrameworkPin> frameworks_;
+};
+
+// The GPU architecture rows (src/data/gpu_archs.toml), a table of their own:
+// judging a pair by them (`list`, for a pair without readable GPU code) parses
+// nothing else.
+class GpuArchs {
+public:
+    // The embedded table (parsed once).
+    static const GpuArchs& get();
+    // Parses a table's text; throws Error on malformed data.
+    static GpuArchs parse(const std::string& text);
+
+    // The row for a CUDA release (the newest row at or below it); nullptr when none.
+    const CudaArchRow* cuda_archs(const Version& cuda) const;
+    // The first forward-compatibility row whose `match` the GPU's name holds; nullptr when none.
+    const ForwardCompatRow* forward_compat(const std::string& gpu_name) const;
+
+private:
     std::vector<CudaArchRow> cuda_archs_;
     std::vector<ForwardCompatRow> forward_compat_;
-    void parse_gpu_rows(const void* table);
 };
 
 // Driver version strings ("525.60.13") compared field by field.

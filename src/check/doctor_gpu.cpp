@@ -68,7 +68,7 @@ Finding forward_compat_finding(const DoctorInput& in, const gpu::Machine& m) {
     std::vector<std::string> verdicts;
     bool any_supported = false, any_refused = false;
     for (const auto& g : m.gpus) {
-        const auto* row = Compat::get().forward_compat(g.name);
+        const auto* row = GpuArchs::get().forward_compat(g.name);
         if (!row) continue;
         (row->supported ? any_supported : any_refused) = true;
         verdicts.push_back(m.label(g) + (row->supported ? " supports" : " does not support") + " forward compatibility [" +

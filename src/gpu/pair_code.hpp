@@ -1,8 +1,8 @@
 #pragma once
 // Whether a pair runs on the machine's GPUs: from the GPU code its libraries
-// carry where they were read (the scan), else from the compatibility table
-// (src/data/compat.toml: [[cuda_arch]] and [[cudnn]] cc ranges). Where both
-// speak and disagree, the scan wins and the verdict says so.
+// carry where they were read (the scan), else from the compatibility tables
+// (src/data/gpu_archs.toml's [[cuda_arch]], compat.toml's [[cudnn]] cc ranges).
+// Where both speak and disagree, the scan wins and the verdict says so.
 #include <filesystem>
 #include <optional>
 #include <string>

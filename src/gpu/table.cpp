@@ -14,7 +14,7 @@ Version cc_of(const Arch& a) { return Version({a.major(), a.minor()}); }
 
 TableVerdict table_cuda(const Version& cuda, const Arch& gpu) {
     TableVerdict v;
-    const auto* row = check::Compat::get().cuda_archs(cuda);
+    const auto* row = check::GpuArchs::get().cuda_archs(cuda);
     if (!row) return v;
     v.source = row->source;
     v.unconfirmed = row->unconfirmed;
@@ -63,7 +63,7 @@ PairNeeds pair_needs(const Version& cuda, const std::optional<Version>& cudnn) {
         n.min_driver_windows = fam->minor_compat_driver_windows;
         n.sources.push_back(fam->source);
     }
-    if (const auto* row = c.cuda_archs(cuda)) {
+    if (const auto* row = check::GpuArchs::get().cuda_archs(cuda)) {
         n.cc_lo = row->sass_lo;
         n.cc_hi = row->sass_hi;
         n.ptx = row->ptx;

@@ -1,8 +1,8 @@
 #pragma once
-// What the compatibility table (src/data/compat.toml) says about the GPUs a
-// CUDA or cuDNN release runs on, before anything is installed: install and
-// `--for` decide with it, and a pair whose libraries carry no readable GPU
-// code is judged by it.
+// What the compatibility tables (src/data/gpu_archs.toml, compat.toml) say
+// about the GPUs a CUDA or cuDNN release runs on, before anything is
+// installed: install and `--for` decide with it, and a pair whose libraries
+// carry no readable GPU code is judged by it.
 #include <optional>
 #include <string>
 #include <vector>
