@@ -21,6 +21,7 @@ namespace {
 //       #kernel_less, (sm, specific, count)...,
 //       then the same counts of the part found in data sections: fatbins, #sass..., #ptx..., #kernel_less...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
+//   "table\n<key>", runs (0 native, 1 JIT, 2 no, 3 no row), why, source, unconfirmed
 constexpr std::string_view header = "cudaenv gpu code cache 5\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
@@ -118,8 +119,17 @@ FileCode CodeCache::file(const fs::path& path) {
     return code;
 }
 
+std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& id) const {
+    return kept_listing_of(id, nullptr);
+}
+
 std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& id,
                                                               const std::vector<fs::path>& dirs) const {
+    return kept_listing_of(id, &dirs);
+}
+
+std::optional<std::vector<fs::path>> CodeCache::kept_listing_of(const std::string& id,
+                                                                 const std::vector<fs::path>* dirs) const {
     auto it = entries_.find("dirs\n" + id);
     if (it == entries_.end()) return std::nullopt;
     auto fields = records::fields_of(it->second);
@@ -127,9 +137,9 @@ std::optional<std::vector<fs::path>> CodeCache::kept_listing(const std::string& 
     try {
         records::Fields f(*fields, 1);
         Stamps kept;
-        if (!stamps_hold(f, kept) || kept.size() != dirs.size()) return std::nullopt;
-        for (size_t i = 0; i < dirs.size(); ++i)
-            if (kept[i].first != fsx::to_utf8(dirs[i])) return std::nullopt;
+        if (!stamps_hold(f, kept) || (dirs && kept.size() != dirs->size())) return std::nullopt;
+        for (size_t i = 0; dirs && i < dirs->size(); ++i)
+            if (kept[i].first != fsx::to_utf8((*dirs)[i])) return std::nullopt;
         auto count = f.number();
         if (count < 0 || count > 100000) return std::nullopt;
         std::vector<fs::path> out;
@@ -151,6 +161,31 @@ void CodeCache::keep_listing(const std::string& id, const std::vector<fs::path>&
     put("dirs\n" + id, record_of("dirs\n" + id, fields));
 }
 
+std::optional<TableVerdict> CodeCache::kept_table(const std::string& key) const {
+    auto it = entries_.find("table\n" + key);
+    if (it == entries_.end()) return std::nullopt;
+    auto fields = records::fields_of(it->second);
+    if (!fields) return std::nullopt;
+    try {
+        records::Fields f(*fields, 1);
+        auto runs = f.number();
+        if (runs < 0 || runs > static_cast<int>(Runs::no_code)) return std::nullopt;
+        TableVerdict v;
+        v.runs = static_cast<Runs>(runs);
+        v.why = f.str();
+        v.source = f.str();
+        v.unconfirmed = f.next() == "1";
+        return v;
+    } catch (const std::out_of_range&) {
+        return std::nullopt;
+    }
+}
+
+void CodeCache::keep_table(const std::string& key, const TableVerdict& v) {
+    put("table\n" + key, record_of("table\n" + key, {std::to_string(static_cast<int>(v.runs)), v.why, v.source,
+                                                      v.unconfirmed ? "1" : "0"}));
+}
+
 void CodeCache::put(const std::string& id, std::string record) {
     owned_.push_back(std::move(record));
     entries_[id] = owned_.back();
@@ -161,11 +196,13 @@ void CodeCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
     std::string out(header);
+    const auto tables = "@" + tables_hash();
     for (const auto& [id, rec] : entries_) {
         if (id.starts_with("file\n")) {
             auto fields = records::fields_of(rec);
             if (!fields || fields->size() < 2 || (*fields)[1] != path_stamp(id.substr(5))) continue;
         }
+        if (id.starts_with("table\n") && !id.ends_with(tables)) continue;  // asked of other tables
         out += rec;
     }
     save_cache_file(file_, out);

@@ -3,7 +3,9 @@
 // (util/records), one record per file under its stamp (mtime and size, as
 // store/detect_cache keeps folders): reading it again costs one stat. Also
 // keeps which library files a pair's folders hold, under those folders'
-// stamps, so `list` judges every pair from the cache without listing a folder.
+// stamps, so `list` judges every pair from the cache without listing a folder,
+// and the compatibility table's verdicts, so `list` judges a pair whose
+// libraries carry no readable code without parsing the table.
 #include <deque>
 #include <filesystem>
 #include <map>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gpu/fatbin.hpp"
+#include "gpu/table.hpp"
 
 namespace cudaenv::gpu {
 
@@ -31,9 +34,16 @@ public:
     // Only what is kept (nullopt when nothing valid is): never reads the file.
     std::optional<FileCode> kept(const fs::path& path) const;
 
-    // The library files kept under `id` while the stamps of `dirs` hold.
+    // The library files kept under `id` while the stamps of `dirs` hold; the
+    // second form takes the folders kept with them (list: no folder detected).
     std::optional<std::vector<fs::path>> kept_listing(const std::string& id, const std::vector<fs::path>& dirs) const;
+    std::optional<std::vector<fs::path>> kept_listing(const std::string& id) const;
     void keep_listing(const std::string& id, const std::vector<fs::path>& dirs, const std::vector<fs::path>& files);
+
+    // A table verdict kept under `key` (table_key: the question and the
+    // tables' hash, so a cudaenv with other tables asks them again).
+    std::optional<TableVerdict> kept_table(const std::string& key) const;
+    void keep_table(const std::string& key, const TableVerdict& v);
 
     // Whether files read from now on are kept. `inspect` of a file or folder
     // keeps nothing new: gpucode.txt is read on every `use`, so it holds the
@@ -53,6 +63,7 @@ private:
     bool dirty_ = false, keep_new_ = true;
     int reads_ = 0;
     void put(const std::string& id, std::string record);
+    std::optional<std::vector<fs::path>> kept_listing_of(const std::string& id, const std::vector<fs::path>* dirs) const;
 };
 
 // The record fields of a FileCode and back (tests).

@@ -90,6 +90,25 @@ std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesys
     return out;
 }
 
+// The id a pair's listing is kept under: the group, its folder, its major.
+std::string listing_id(bool cudnn, const std::filesystem::path& root, int major) {
+    return std::string(cudnn ? "cudnn" : "toolkit") + "\n" + fsx::to_utf8(root) + "\n" + std::to_string(major);
+}
+
+// The pair's libraries from the kept listings alone, while the folders kept
+// with them hold: `list` then detects no folder again (nullopt: ask detection).
+std::optional<std::vector<LibraryCode>> kept_pair_libraries(const Pair& pair, CodeCache& cache) {
+    std::vector<LibraryCode> out;
+    for (bool cudnn : {false, true}) {
+        if (cudnn && !pair.cudnn) continue;
+        auto files = cudnn ? cache.kept_listing(listing_id(true, pair.cudnn->path, pair.cudnn->version.major()))
+                           : cache.kept_listing(listing_id(false, pair.toolkit.path, pair.toolkit.version.major()));
+        if (!files) return std::nullopt;
+        for (const auto& f : *files) out.push_back({f, cudnn, cache.file(f)});
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<LibraryCode> pair_libraries(const DetectedPair& pair, CodeCache& cache, Scan scan) {
@@ -99,8 +118,7 @@ std::vector<LibraryCode> pair_libraries(const DetectedPair& pair, CodeCache& cac
         if (dirs.empty()) continue;
         const bool windows = cudnn ? pair.cudnn->windows : pair.toolkit.windows;
         const int major = cudnn ? pair.cudnn->version.major() : pair.toolkit.version.major();
-        std::string id = std::string(cudnn ? "cudnn" : "toolkit") + "\n" +
-                         fsx::to_utf8(cudnn ? pair.cudnn->root : pair.toolkit.root) + "\n" + std::to_string(major);
+        std::string id = listing_id(cudnn, cudnn ? pair.cudnn->root : pair.toolkit.root, major);
         auto files = cache.kept_listing(id, dirs);
         if (!files) {
             if (scan == Scan::kept_only) continue;
@@ -158,7 +176,7 @@ GroupVerdict decide(const GroupVerdict& scan, const TableVerdict& table, std::st
 }  // namespace
 
 PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn, const std::vector<LibraryCode>& libs,
-                       const Machine& m, TableUse table) {
+                       const Machine& m, TableUse table, CodeCache* memo) {
     PairVerdict out;
     for (const auto& g : m.gpus) {
         GpuVerdict v;
@@ -168,11 +186,14 @@ PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn,
             return table == TableUse::compare || (table == TableUse::fallback && scan.runs == Runs::no_code) ? row() : TableVerdict{};
         };
         auto tk_scan = scanned(libs, false, g.arch);
-        auto tk = decide(tk_scan, ask(tk_scan, [&] { return table_cuda(cuda, g.arch); }), note_tk);
+        auto tk = decide(tk_scan, ask(tk_scan, [&] { return memo ? table_cuda(cuda, g.arch, *memo) : table_cuda(cuda, g.arch); }),
+                         note_tk);
         GroupVerdict dnn;
         if (cudnn) {
             auto dnn_scan = scanned(libs, true, g.arch);
-            dnn = decide(dnn_scan, ask(dnn_scan, [&] { return table_cudnn(*cudnn, g.arch); }), note_dnn);
+            dnn = decide(dnn_scan,
+                         ask(dnn_scan, [&] { return memo ? table_cudnn(*cudnn, g.arch, *memo) : table_cudnn(*cudnn, g.arch); }),
+                         note_dnn);
         }
         const auto& worst = worst_of(tk, dnn);
         v.runs = worst.runs;
@@ -213,10 +234,11 @@ std::vector<PairVerdict> judge_pairs(const std::vector<Pair>& pairs, DetectionCa
     if (!m.known()) return out;
     for (size_t i = 0; i < pairs.size(); ++i) {
         try {
-            auto detected = detect_pair(pairs[i], folders);
             std::optional<Version> cudnn;
-            if (detected.cudnn) cudnn = detected.cudnn->version;
-            out[i] = judge_pair(detected.toolkit.version, cudnn, pair_libraries(detected, cache, scan), m, TableUse::fallback);
+            if (pairs[i].cudnn) cudnn = pairs[i].cudnn->version;
+            auto libs = scan == Scan::read ? kept_pair_libraries(pairs[i], cache) : std::nullopt;
+            if (!libs) libs = pair_libraries(detect_pair(pairs[i], folders), cache, scan);
+            out[i] = judge_pair(pairs[i].toolkit.version, cudnn, *libs, m, TableUse::fallback, &cache);
         } catch (const Error&) {
             // a folder that has gone: `list` shows the pair, `check` says what is wrong
         }

@@ -56,8 +56,9 @@ enum class TableUse {
     fallback,  // only for a part whose libraries carry no GPU code (list)
     never,     // the switch path: what is not scanned says nothing
 };
+// `memo`: the table's verdicts are kept in and taken from that cache (list).
 PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn, const std::vector<LibraryCode>& libs,
-                       const Machine& m, TableUse table = TableUse::compare);
+                       const Machine& m, TableUse table = TableUse::compare, CodeCache* memo = nullptr);
 
 // The one warning `use`, `exec`, the auto-switch hook and the tool shims give
 // (on stderr) when the pair cannot run on this machine's GPUs: from the caches

@@ -1,14 +1,27 @@
 #include "gpu/table.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 #include "check/compat.hpp"
+#include "gpu/code_cache.hpp"
+#include "util/embedded.hpp"
 
 namespace cudaenv::gpu {
 
 namespace {
 
 Version cc_of(const Arch& a) { return Version({a.major(), a.minor()}); }
+
+template <class Ask>
+TableVerdict kept_or_asked(CodeCache& cache, const std::string& what, const Version& v, const Arch& gpu, Ask ask) {
+    const auto key = what + " " + v.str() + " " + gpu.sass_name() + " @" + tables_hash();
+    if (auto kept = cache.kept_table(key)) return *kept;
+    auto verdict = ask();
+    cache.keep_table(key, verdict);
+    return verdict;
+}
 
 }  // namespace
 
@@ -49,6 +62,27 @@ TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu) {
     v.runs = s.row->cc->contains(cc) ? Runs::native : Runs::no;
     if (v.runs == Runs::no) v.why += ", not " + gpu.cc();
     return v;
+}
+
+TableVerdict table_cuda(const Version& cuda, const Arch& gpu, CodeCache& cache) {
+    return kept_or_asked(cache, "cuda", cuda, gpu, [&] { return table_cuda(cuda, gpu); });
+}
+
+TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu, CodeCache& cache) {
+    return kept_or_asked(cache, "cudnn", cudnn, gpu, [&] { return table_cudnn(cudnn, gpu); });
+}
+
+std::string tables_hash() {
+    static const std::string hash = [] {
+        uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over both files: cheap next to parsing them
+        for (const char* name : {"gpu_archs.toml", "compat.toml"})
+            for (unsigned char c : embedded::find(name).value_or(""))
+                h = (h ^ c) * 0x100000001b3ull;
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+        return std::string(buf);
+    }();
+    return hash;
 }
 
 PairNeeds pair_needs(const Version& cuda, const std::optional<Version>& cudnn) {

@@ -22,6 +22,14 @@ struct TableVerdict {
 TableVerdict table_cuda(const Version& cuda, const Arch& gpu);
 TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu);
 
+// The same through the code cache: a verdict kept there is not asked again,
+// so no TOML is parsed (`list`).
+class CodeCache;
+TableVerdict table_cuda(const Version& cuda, const Arch& gpu, CodeCache& cache);
+TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu, CodeCache& cache);
+// A hash of the tables built into this cudaenv, which ends each kept verdict's key.
+std::string tables_hash();
+
 // The driver and GPU architectures a pair needs (a lock file records them;
 // install decides with them): the minimum driver per OS, SASS for compute
 // capability cc_lo..cc_hi, PTX for `ptx`; with the sources of the rows.

@@ -400,3 +400,34 @@ TEST_CASE("code cache: a saved cache leaves out files that changed or went; insp
     CHECK(text.find("b.bin") != std::string::npos);
     CHECK(text.find("c.bin") != std::string::npos);
 }
+
+TEST_CASE("code cache: the table's verdicts are kept under the tables' hash, and a listing with its folders") {
+    TempDir t("codecache-table");
+    fs::create_directories(t / "cache");
+    const auto v13 = *Version::parse("13.0"), v12 = *Version::parse("12.6");
+    {
+        CodeCache cache(t.path());
+        CHECK(table_cuda(v13, sm(61), cache).runs == table_cuda(v13, sm(61)).runs);
+        // A verdict kept under this build's hash is taken as kept, not asked again.
+        TableVerdict planted{Runs::jit, "planted", "a test", true};
+        cache.keep_table("cuda " + v12.str() + " sm_90 @" + tables_hash(), planted);
+        cache.keep_table("cuda " + v12.str() + " sm_90 @0000000000000000", planted);  // another build's tables
+        auto lib = t / "lib64";
+        fs::create_directories(lib);
+        cache.keep_listing("toolkit\nx\n12", {lib}, {lib / "libcublas.so.12"});
+    }
+    CodeCache cache(t.path());
+    auto kept = table_cuda(v12, sm(90), cache);
+    CHECK(kept.runs == Runs::jit);
+    CHECK(kept.why == "planted");
+    CHECK(kept.source == "a test");
+    CHECK(kept.unconfirmed);
+    CHECK(table_cuda(v13, sm(61), cache).runs == Runs::no);
+    auto text = *fsx::read_file(t / "cache" / "gpucode.txt");
+    CHECK(text.find("@0000000000000000") == std::string::npos);  // dropped when saved
+    auto files = cache.kept_listing("toolkit\nx\n12");
+    REQUIRE(files);
+    CHECK(*files == std::vector<fs::path>{t / "lib64" / "libcublas.so.12"});
+    fs::remove_all(t / "lib64");
+    CHECK_FALSE(cache.kept_listing("toolkit\nx\n12"));  // its folder went: detect again
+}
