@@ -11,6 +11,7 @@
 #include "commands/context.hpp"
 #include "gpu/code_cache.hpp"
 #include "gpu/machine.hpp"
+#include "gpu/pair_code.hpp"
 #include "gpu/verdict.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -84,7 +85,7 @@ void run_trace(Context& ctx, const TraceArgs& a) {
 
     auto run = platform::trace_command(a.command, env);
     auto report = trace::analyse(trace::parse_records(run.records), input);
-    // A loaded library with no code for this machine's GPUs (gpu/verdict).
+    // A loaded library with no code for this machine's GPUs (gpu/pair_code).
     {
         auto machine = gpu::this_machine(ctx.store().root(), {}, gpu::Probe::allowed);
         gpu::CodeCache code(ctx.store().root());

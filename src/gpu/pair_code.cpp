@@ -90,6 +90,18 @@ std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesys
     return out;
 }
 
+// A table verdict through the code cache (`memo`, when there is one): one
+// kept there is not asked again, so no TOML is parsed.
+template <class Ask>
+TableVerdict kept_or_asked(CodeCache* memo, const std::string& what, const Version& v, const Arch& gpu, Ask ask) {
+    if (!memo) return ask();
+    const auto key = what + " " + v.str() + " " + gpu.sass_name() + " @" + tables_hash();
+    if (auto kept = memo->kept_table(key)) return *kept;
+    auto verdict = ask();
+    memo->keep_table(key, verdict);
+    return verdict;
+}
+
 // The id a pair's listing is kept under: the group, its folder, its major.
 std::string listing_id(bool cudnn, const std::filesystem::path& root, int major) {
     return std::string(cudnn ? "cudnn" : "toolkit") + "\n" + fsx::to_utf8(root) + "\n" + std::to_string(major);
@@ -185,15 +197,16 @@ PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn,
         auto ask = [&](const GroupVerdict& scan, auto row) {
             return table == TableUse::compare || (table == TableUse::fallback && scan.runs == Runs::no_code) ? row() : TableVerdict{};
         };
+        auto tk_table = [&] { return kept_or_asked(memo, "cuda", cuda, g.arch, [&] { return table_cuda(cuda, g.arch); }); };
         auto tk_scan = scanned(libs, false, g.arch);
-        auto tk = decide(tk_scan, ask(tk_scan, [&] { return memo ? table_cuda(cuda, g.arch, *memo) : table_cuda(cuda, g.arch); }),
-                         note_tk);
+        auto tk = decide(tk_scan, ask(tk_scan, tk_table), note_tk);
         GroupVerdict dnn;
         if (cudnn) {
+            auto dnn_table = [&] {
+                return kept_or_asked(memo, "cudnn", *cudnn, g.arch, [&] { return table_cudnn(*cudnn, g.arch); });
+            };
             auto dnn_scan = scanned(libs, true, g.arch);
-            dnn = decide(dnn_scan,
-                         ask(dnn_scan, [&] { return memo ? table_cudnn(*cudnn, g.arch, *memo) : table_cudnn(*cudnn, g.arch); }),
-                         note_dnn);
+            dnn = decide(dnn_scan, ask(dnn_scan, dnn_table), note_dnn);
         }
         const auto& worst = worst_of(tk, dnn);
         v.runs = worst.runs;
@@ -215,6 +228,26 @@ std::string PairVerdict::line(const Machine& m) const {
             return std::string(runs_name(runs)) + ": " + who + g.why + (runs == Runs::jit ? "; " + jit_cache_note() : "");
         }
     return runs_name(runs);
+}
+
+std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const auto& p : paths) {
+        if (p.empty() || !seen.insert(p).second) continue;
+        auto code = cache.file(fsx::from_utf8(p));
+        if (!code.code.has_kernels()) continue;
+        for (const auto& g : m.gpus) {
+            auto v = judge(code.code, g.arch);
+            if (v.runs != Runs::no) continue;
+            out.push_back(fsx::to_utf8(fsx::from_utf8(p).filename()) + " (" + p + ") has " + v.why +
+                          (m.gpu_override ? "" : " on " + m.label(g)) +
+                          ": its kernels fail with \"no kernel image is available for execution on the device\"; "
+                          "use a release built for this GPU");
+            break;
+        }
+    }
+    return out;
 }
 
 std::string jit_cache_note() {

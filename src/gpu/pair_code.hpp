@@ -71,6 +71,10 @@ std::optional<std::string> runs_warning(const std::filesystem::path& store_root,
 // makes it say nothing here.
 void warn_if_cannot_run(const std::filesystem::path& store_root, const std::optional<DetectedPair>& pair);
 
+// `trace`: one warning per loaded library (by its real path) that carries GPU
+// code but none that runs on a GPU of `m`.
+std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache);
+
 // Where the driver keeps what it JIT-compiles and how large that may grow
 // (CUDA_CACHE_PATH, CUDA_CACHE_MAXSIZE, else NVIDIA's defaults).
 std::string jit_cache_note();

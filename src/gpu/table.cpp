@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "check/compat.hpp"
-#include "gpu/code_cache.hpp"
 #include "util/embedded.hpp"
 
 namespace cudaenv::gpu {
@@ -13,15 +12,6 @@ namespace cudaenv::gpu {
 namespace {
 
 Version cc_of(const Arch& a) { return Version({a.major(), a.minor()}); }
-
-template <class Ask>
-TableVerdict kept_or_asked(CodeCache& cache, const std::string& what, const Version& v, const Arch& gpu, Ask ask) {
-    const auto key = what + " " + v.str() + " " + gpu.sass_name() + " @" + tables_hash();
-    if (auto kept = cache.kept_table(key)) return *kept;
-    auto verdict = ask();
-    cache.keep_table(key, verdict);
-    return verdict;
-}
 
 }  // namespace
 
@@ -62,14 +52,6 @@ TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu) {
     v.runs = s.row->cc->contains(cc) ? Runs::native : Runs::no;
     if (v.runs == Runs::no) v.why += ", not " + gpu.cc();
     return v;
-}
-
-TableVerdict table_cuda(const Version& cuda, const Arch& gpu, CodeCache& cache) {
-    return kept_or_asked(cache, "cuda", cuda, gpu, [&] { return table_cuda(cuda, gpu); });
-}
-
-TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu, CodeCache& cache) {
-    return kept_or_asked(cache, "cudnn", cudnn, gpu, [&] { return table_cudnn(cudnn, gpu); });
 }
 
 std::string tables_hash() {

@@ -21,13 +21,9 @@ struct TableVerdict {
 };
 TableVerdict table_cuda(const Version& cuda, const Arch& gpu);
 TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu);
-
-// The same through the code cache: a verdict kept there is not asked again,
-// so no TOML is parsed (`list`).
-class CodeCache;
-TableVerdict table_cuda(const Version& cuda, const Arch& gpu, CodeCache& cache);
-TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu, CodeCache& cache);
-// A hash of the tables built into this cudaenv, which ends each kept verdict's key.
+// A hash of the tables built into this cudaenv: it ends the key under which
+// the code cache keeps a verdict of theirs (gpu/pair_code.cpp), so `list`
+// parses no TOML, and a cudaenv with other tables asks them again.
 std::string tables_hash();
 
 // The driver and GPU architectures a pair needs (a lock file records them;

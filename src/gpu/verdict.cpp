@@ -1,11 +1,6 @@
 #include "gpu/verdict.hpp"
 
 #include <optional>
-#include <set>
-
-#include "gpu/code_cache.hpp"
-#include "gpu/machine.hpp"
-#include "util/fs.hpp"
 
 namespace cudaenv::gpu {
 
@@ -77,27 +72,6 @@ Verdict judge(const Code& code, const Arch& gpu) {
     if (!ptx.empty()) has += (has.empty() ? "" : ", ") + ptx;
     v.why = "no code for " + gpu.sass_name() + " (has " + has + ")";
     return v;
-}
-
-
-std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache) {
-    std::vector<std::string> out;
-    std::set<std::string> seen;
-    for (const auto& p : paths) {
-        if (p.empty() || !seen.insert(p).second) continue;
-        auto code = cache.file(fsx::from_utf8(p));
-        if (!code.code.has_kernels()) continue;
-        for (const auto& g : m.gpus) {
-            auto v = judge(code.code, g.arch);
-            if (v.runs != Runs::no) continue;
-            out.push_back(fsx::to_utf8(fsx::from_utf8(p).filename()) + " (" + p + ") has " + v.why +
-                          (m.gpu_override ? "" : " on " + m.label(g)) +
-                          ": its kernels fail with \"no kernel image is available for execution on the device\"; "
-                          "use a release built for this GPU");
-            break;
-        }
-    }
-    return out;
 }
 
 }  // namespace cudaenv::gpu

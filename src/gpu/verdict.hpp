@@ -35,10 +35,4 @@ Runs worse(Runs a, Runs b);
 std::string sass_list(const Code& code);
 std::string ptx_list(const Code& code);
 
-class CodeCache;
-struct Machine;
-
-// `trace`: one warning per loaded library (by its real path) that carries GPU
-// code but none that runs on a GPU of `m`.
-std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache);
 }  // namespace cudaenv::gpu

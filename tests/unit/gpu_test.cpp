@@ -405,9 +405,12 @@ TEST_CASE("code cache: the table's verdicts are kept under the tables' hash, and
     TempDir t("codecache-table");
     fs::create_directories(t / "cache");
     const auto v13 = *Version::parse("13.0"), v12 = *Version::parse("12.6");
+    auto by_table = [](const Version& cuda, int gpu, CodeCache& cache) {
+        return judge_pair(cuda, std::nullopt, {}, planned({gpu}), TableUse::fallback, &cache).gpus.at(0);
+    };
     {
         CodeCache cache(t.path());
-        CHECK(table_cuda(v13, sm(61), cache).runs == table_cuda(v13, sm(61)).runs);
+        CHECK(by_table(v13, 61, cache).runs == Runs::no);  // asked, and kept
         // A verdict kept under this build's hash is taken as kept, not asked again.
         TableVerdict planted{Runs::jit, "planted", "a test", true};
         cache.keep_table("cuda " + v12.str() + " sm_90 @" + tables_hash(), planted);
@@ -416,15 +419,14 @@ TEST_CASE("code cache: the table's verdicts are kept under the tables' hash, and
         fs::create_directories(lib);
         cache.keep_listing("toolkit\nx\n12", {lib}, {lib / "libcublas.so.12"});
     }
-    CodeCache cache(t.path());
-    auto kept = table_cuda(v12, sm(90), cache);
-    CHECK(kept.runs == Runs::jit);
-    CHECK(kept.why == "planted");
-    CHECK(kept.source == "a test");
-    CHECK(kept.unconfirmed);
-    CHECK(table_cuda(v13, sm(61), cache).runs == Runs::no);
     auto text = *fsx::read_file(t / "cache" / "gpucode.txt");
+    CHECK(text.find("cuda 13.0 sm_61 @" + tables_hash()) != std::string::npos);
     CHECK(text.find("@0000000000000000") == std::string::npos);  // dropped when saved
+    CodeCache cache(t.path());
+    auto kept = by_table(v12, 90, cache);
+    CHECK(kept.runs == Runs::jit);
+    CHECK(kept.why == "planted [unconfirmed: a test]");
+    CHECK(by_table(v13, 61, cache).runs == Runs::no);
     auto files = cache.kept_listing("toolkit\nx\n12");
     REQUIRE(files);
     CHECK(*files == std::vector<fs::path>{t / "lib64" / "libcublas.so.12"});
