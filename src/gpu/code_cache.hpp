@@ -40,8 +40,8 @@ public:
     std::optional<std::vector<fs::path>> kept_listing(const std::string& id) const;
     void keep_listing(const std::string& id, const std::vector<fs::path>& dirs, const std::vector<fs::path>& files);
 
-    // A table verdict kept under `key` (table_key: the question and the
-    // tables' hash, so a cudaenv with other tables asks them again).
+    // A table verdict kept under `key` (gpu/pair_code.cpp: the question and
+    // tables_hash(), so a cudaenv with other tables asks them again).
     std::optional<TableVerdict> kept_table(const std::string& key) const;
     void keep_table(const std::string& key, const TableVerdict& v);
 

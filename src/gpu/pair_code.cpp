@@ -113,8 +113,8 @@ std::optional<std::vector<LibraryCode>> kept_pair_libraries(const Pair& pair, Co
     std::vector<LibraryCode> out;
     for (bool cudnn : {false, true}) {
         if (cudnn && !pair.cudnn) continue;
-        auto files = cudnn ? cache.kept_listing(listing_id(true, pair.cudnn->path, pair.cudnn->version.major()))
-                           : cache.kept_listing(listing_id(false, pair.toolkit.path, pair.toolkit.version.major()));
+        auto files = cache.kept_listing(cudnn ? listing_id(true, pair.cudnn->path, pair.cudnn->version.major())
+                                              : listing_id(false, pair.toolkit.path, pair.toolkit.version.major()));
         if (!files) return std::nullopt;
         for (const auto& f : *files) out.push_back({f, cudnn, cache.file(f)});
     }
