@@ -22,7 +22,7 @@ namespace {
 //       then the same counts of the part found in data sections: fatbins, #sass..., #ptx..., #kernel_less...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
 //   "table\n<key>", runs (0 native, 1 JIT, 2 no, 3 no row), why, source, unconfirmed
-constexpr std::string_view header = "cudaenv gpu code cache 5\n";
+constexpr std::string_view code_cache_header = "cudaenv gpu code cache 5\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));
@@ -88,7 +88,7 @@ FileCode decode_file_code(const std::vector<std::string_view>& fields, size_t fi
 }
 
 CodeCache::CodeCache(const fs::path& store_root) : file_(Store::gpu_code_cache_file(store_root)) {
-    load_cache_index(file_, header, 64u << 20, text_, entries_);
+    load_cache_index(file_, code_cache_header, 64u << 20, text_, entries_);
 }
 
 CodeCache::~CodeCache() { save(); }
@@ -195,7 +195,7 @@ void CodeCache::put(const std::string& id, std::string record) {
 void CodeCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
-    std::string out(header);
+    std::string out(code_cache_header);
     const auto tables = "@" + tables_hash();
     for (const auto& [id, rec] : entries_) {
         if (id.starts_with("file\n")) {

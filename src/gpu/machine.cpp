@@ -22,7 +22,7 @@ namespace cudaenv::gpu {
 
 namespace {
 
-constexpr std::string_view header = "cudaenv machine cache 2\n";
+constexpr std::string_view machine_header = "cudaenv machine cache 2\n";
 
 std::filesystem::path cache_file(const std::filesystem::path& root) { return Store::machine_cache_file(root); }
 
@@ -117,15 +117,15 @@ std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& wha
 }
 
 std::string encode_machine(const Machine& m, const std::string& key) {
-    std::string out(header);
+    std::string out(machine_header);
     records::put_record(out, {"machine", key, m.driver, m.driver_source, m.driver_cuda, m.gpu_source, m.gpu_problem});
     for (const auto& g : m.gpus) records::put_record(out, {"gpu", std::to_string(g.index), std::to_string(g.arch.sm), g.name});
     return out;
 }
 
 bool decode_machine(const std::string& text, const std::string& key, Machine& out) {
-    if (key.empty() || !text.starts_with(header)) return false;
-    records::Reader r(std::string_view(text).substr(header.size()));
+    if (key.empty() || !text.starts_with(machine_header)) return false;
+    records::Reader r(std::string_view(text).substr(machine_header.size()));
     std::vector<std::string_view> fields;
     Machine m;
     bool ok = false;

@@ -26,7 +26,7 @@ namespace {
 // Version 3 keeps the activation's whole intent (EnvDiff) in the checksummed
 // records of version 2 (which kept the changes only); a file of an earlier
 // version reads as empty.
-constexpr std::string_view kind = "cudaenv activation cache 3";
+constexpr std::string_view activation_kind = "cudaenv activation cache 3";
 constexpr size_t max_file_bytes = 4u << 20;
 
 using Reads = std::vector<std::pair<std::string, std::optional<std::string>>>;
@@ -193,7 +193,7 @@ const std::string& ActivationCache::file_text() {
 std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env) {
     records::Reader r(file_text());
     std::vector<std::string_view> head;
-    if (!r.next(head) || !r.intact() || head.size() < 2 || head[0] != kind) return std::nullopt;
+    if (!r.next(head) || !r.intact() || head.size() < 2 || head[0] != activation_kind) return std::nullopt;
     const auto want = id_prefix_ + spec;
     std::vector<std::string_view> f;
     while (r.next(f)) {
@@ -265,7 +265,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     put_result(fields, a);
 
     const std::string count = std::to_string(texts.size());
-    std::vector<std::string_view> head = {kind, count};
+    std::vector<std::string_view> head = {activation_kind, count};
     for (const auto& [p, t] : texts) head.insert(head.end(), {p, t});
     std::string out;
     records::put_record(out, head);

@@ -15,7 +15,7 @@ namespace {
 // The first record: what this is, and the text of the config.toml it copies.
 // 3: pins that are not versions are refused (a copy made before may hold one);
 // 4: every record checksummed (util/records.hpp).
-constexpr std::string_view kind = "cudaenv config copy 4";
+constexpr std::string_view config_copy_kind = "cudaenv config copy 4";
 
 }  // namespace
 
@@ -24,7 +24,7 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
     if (!text) return std::nullopt;
     records::Reader r(*text);
     std::vector<std::string_view> f;
-    if (!r.next(f) || !r.intact() || f.size() != 2 || f[0] != kind || f[1] != toml) return std::nullopt;
+    if (!r.next(f) || !r.intact() || f.size() != 2 || f[0] != config_copy_kind || f[1] != toml) return std::nullopt;
     Config c;
     try {
         while (r.next(f)) {
@@ -68,7 +68,7 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
 
 void write_config_cache(const std::filesystem::path& cache_file, std::string_view toml, const Config& c) {
     std::string out;
-    records::put_record(out, {kind, toml});
+    records::put_record(out, {config_copy_kind, toml});
     if (c.global) records::put_record(out, {"global", *c.global});
     if (c.mirror) records::put_record(out, {"mirror", *c.mirror});
     for (const auto& [k, v] : c.pins) records::put_record(out, {"pin", k, v});

@@ -18,7 +18,7 @@ namespace {
 // Then one record (util/records.hpp) per folder:
 //   id, key count, (path, stamp) per key, then the detection result:
 //   "null", or "toolkit" / "cudnn" and its fields (encode/decode below).
-constexpr std::string_view header = "cudaenv detection cache 3\n";
+constexpr std::string_view detection_header = "cudaenv detection cache 3\n";
 
 void put_paths(std::vector<std::string>& out, const std::vector<fs::path>& ps) {
     out.push_back(std::to_string(ps.size()));
@@ -188,7 +188,7 @@ void drop_implied(Stamps& key) {
 
 
 DetectionCache::DetectionCache(fs::path store_root) : file_(Store::detection_cache_file(store_root)) {
-    load_cache_index(file_, header, 16u << 20, text_, entries_);
+    load_cache_index(file_, detection_header, 16u << 20, text_, entries_);
 }
 
 DetectionCache::DetectionCache(Store& store) : DetectionCache(store.root()) {}
@@ -293,7 +293,7 @@ void DetectionCache::forget(const fs::path& dir_in, const std::string& variant) 
 void DetectionCache::save() {
     if (!dirty_ || file_.empty()) return;
     dirty_ = false;
-    std::string out(header);
+    std::string out(detection_header);
     for (const auto& [id, rec] : entries_) out += rec;
     save_cache_file(file_, out);
 }

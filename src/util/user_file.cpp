@@ -16,8 +16,6 @@ std::string named(const fs::path& p, const Target& t) {
     return t.via_link && t.path != p ? quoted(p) + " (a link to " + quoted(t.path) + ")" : quoted(p);
 }
 
-fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
 // Refuses what no writer may touch; returns normally for what can be written.
 void refuse_unwritable(const fs::path& p, const Target& t) {
     switch (t.kind) {
@@ -51,6 +49,8 @@ void refuse_unwritable(const fs::path& p, const Target& t) {
 }
 
 }  // namespace
+
+fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
 
 void check_user_file_writable(const fs::path& p) { refuse_unwritable(p, inspect_target(p)); }
 

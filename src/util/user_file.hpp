@@ -26,6 +26,9 @@ namespace cudaenv::fsx {
 
 namespace fs = std::filesystem;
 
+// The folder that holds `p`'s entry: its parent, or "." for a bare name.
+fs::path folder_of(const fs::path& p);
+
 enum class TargetKind { absent, file, device, fifo, folder, dangling_link, other };
 
 struct Target {

@@ -40,8 +40,6 @@ void write_all(int fd, std::string_view content, const fs::path& p) {
     }
 }
 
-fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
 // Temporary files of writers that were killed before their rename: the
 // process named in the file's name is gone.
 void remove_stale_temps(const fs::path& dir) {

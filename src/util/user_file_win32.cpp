@@ -20,8 +20,6 @@ namespace {
 
 constexpr std::string_view tmp_prefix = ".cudaenv-tmp.";
 
-fs::path folder_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
-
 [[noreturn]] void fail(const std::string& what, const fs::path& p, DWORD err) {
     throw Error("cannot " + what + " '" + to_utf8(p) + "' (error " + std::to_string(err) + ")",
                 err == ERROR_ACCESS_DENIED ? "check its permissions and its folder's" : "");
