@@ -6,7 +6,7 @@ set -euo pipefail
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev doctest-dev
   libarchive-dev liblzma-dev libcurl4-openssl-dev libssl-dev
   python3 bash zsh fish tmux strace hyperfine xz-utils unzip zip jq
