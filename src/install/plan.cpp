@@ -237,7 +237,7 @@ void print_plan(const Plan& plan, std::ostream& out) {
     uint64_t bytes = 0;
     size_t count = 0;
     out << "plan for " << plan.platform << (plan.mirror.empty() ? "" : " from " + plan.mirror) << ":\n";
-    for (const auto& n : plan.notes) out << "  keep     " << n << "\n";
+    for (const auto& n : plan.notes) out << "  note     " << n << "\n";
     auto show = [&](const ArchiveJob& j) {
         bytes += j.artifact.size;
         ++count;
