@@ -114,7 +114,10 @@ void create_mirror(const fs::path& dir, const MirrorCreateOptions& opts, std::os
     if (!opts.lock_file.empty()) lock = LockFile::load(opts.lock_file);
     auto platforms = opts.platforms.empty() && lock ? lock->platforms : opts.platforms;
     if (platforms.empty()) platforms = parse_platforms("");
-    Catalog catalog(!opts.source.empty() ? opts.source : lock ? lock->mirror : std::string(kDefaultMirror));
+    Catalog catalog(!opts.source.empty() ? opts.source
+                    : lock            ? lock->mirror_location(opts.lock_file)
+                                      : std::string(kDefaultMirror));
+    if (opts.source.empty() && lock) announce_lock_mirror(catalog.location(), fsx::to_utf8(opts.lock_file));
     Contents c;
     if (lock) from_lock(catalog, *lock, platforms, c);
     else from_specs(catalog, opts.specs, platforms, c);
