@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "util/toml_file.hpp"
 #include "export/formats.hpp"
 #include "gpu/fatbin.hpp"
+#include "install/layout.hpp"
 #include "util/binary_file.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
@@ -78,6 +80,8 @@ void checks(const uint8_t* data, size_t size) {
     require(again.to_toml() == written, "checks.toml does not round-trip");
 }
 
+// A lock comes from a cloned repository: besides reading back, what parse()
+// promises holds for every lock it accepts (sync installs and pins from it).
 void lock(const uint8_t* data, size_t size) {
     LockFile l;
     try {
@@ -85,6 +89,15 @@ void lock(const uint8_t* data, size_t size) {
     } catch (const Error&) {
         return;
     }
+    require(l.adopted || l.pair == l.pair_of_tables(), "a lock whose pair is not its [cuda] and [cudnn] was read");
+    require(l.archives.size() <= kMaxLockArchives, "a lock with more archives than the limit was read");
+    std::set<std::string> entries;
+    for (const auto& a : l.archives) {
+        require(a.size >= 1, "a lock archive of size 0 was read");
+        require(entries.insert(a.platform + "/" + a.product + "/" + a.component).second,
+                "a lock archive listed twice was read");
+    }
+    (void)l.mirror_location("/project/cudaenv.lock");
     auto written = l.to_toml();
     LockFile again;
     try {
@@ -167,6 +180,22 @@ void presets(const uint8_t* data, size_t size) {
     require(twice == merged, "merging the same presets again changes the file");
 }
 
+// A mirror's listing page (from the network) and the names in it, read by
+// the single-pass scanners of install/layout: the releases come out newest
+// first, each once, no more than the limit; a name is an archive name or not.
+void listing(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    try {
+        auto rs = install::releases_from_listing(text);
+        require(rs.size() <= install::kMaxListedReleases, "more releases than the limit");
+        for (size_t i = 1; i < rs.size(); ++i) require(rs[i - 1] > rs[i], "releases not newest first, each once");
+    } catch (const Error&) {
+    }
+    (void)install::manifest_release(text);
+    if (auto a = install::parse_archive_name(text))
+        require(a->is_cudnn() == (a->cuda_major > 0), "a cuDNN name without _cuda<N>");
+}
+
 // A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
 // bytes of one fatbin section. Reads are bounded by the file; every problem is
 // one line, and no file claims more entries than the limit.
@@ -199,6 +228,7 @@ const Target kTargets[] = {
     {"json", json_any},
     {"presets", presets},
     {"fatbin", fatbin},
+    {"listing", listing},
     {nullptr, nullptr},
 };
 

@@ -5,7 +5,10 @@
 namespace cudaenv {
 
 void add_download_options(CLI::App* cmd, DownloadOptions& opts) {
-    cmd->add_option("--connections", opts.connections, "Downloads at once, 1 to 64 (default $CUDAENV_CONNECTIONS, else 4)");
+    // Through a function: "given" and "0" differ (0 is refused, not the default).
+    cmd->add_option_function<int>(
+        "--connections", [&opts](const int& n) { opts.connections = n; },
+        "Downloads at once, 1 to 64 (default $CUDAENV_CONNECTIONS, else 4)");
     cmd->add_flag("-q,--quiet", opts.quiet, "No progress display");
 }
 

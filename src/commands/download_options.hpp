@@ -1,6 +1,8 @@
 #pragma once
 // The options of the commands that download (install, sync, mirror create),
 // with one help text each.
+#include <optional>
+
 namespace CLI {
 class App;
 }
@@ -8,7 +10,7 @@ class App;
 namespace cudaenv {
 
 struct DownloadOptions {
-    int connections = 0;  // 0: $CUDAENV_CONNECTIONS, else 4 (install::choose_connections)
+    std::optional<int> connections;  // unset: $CUDAENV_CONNECTIONS, else 4 (install::choose_connections)
     bool quiet = false;   // no progress display
 };
 

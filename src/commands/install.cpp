@@ -31,6 +31,7 @@ struct InstallArgs {
     bool list = false;
     bool dry_run = false;
     bool locked = false;
+    bool frozen = false;
     DownloadOptions download;
     ForOptions for_opts;
     bool system = false;
@@ -49,10 +50,16 @@ void run_install(Context& ctx, const InstallArgs& args) {
     opts.connections = install::choose_connections(args.download.connections);
     opts.sha256 = args.sha256;
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror);
-    if (args.locked) {  // the same as `cudaenv sync --locked`
-        if (!args.targets.empty() || args.list) throw UsageError("--locked installs the project's cudaenv.lock: give no spec");
+    if (args.locked || args.frozen) {  // the same as `cudaenv sync --locked` / `--frozen`
+        const char* flag = args.locked ? "--locked" : "--frozen";
+        if (args.locked && args.frozen)
+            throw UsageError("--locked and --frozen exclude each other",
+                             "--locked: fail when cudaenv.lock is out of date; --frozen: install it as it is");
+        if (!args.targets.empty() || args.list)
+            throw UsageError(std::string(flag) + " installs the project's cudaenv.lock: give no spec");
         auto mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror, "");
-        install::SyncOptions so{install::SyncOptions::Mode::locked, opts.quiet, args.dry_run, opts.connections, mirror};
+        auto mode = args.locked ? install::SyncOptions::Mode::locked : install::SyncOptions::Mode::frozen;
+        install::SyncOptions so{mode, opts.quiet, args.dry_run, opts.connections, mirror};
         if (install::sync_project(store, ctx.cwd(), so, std::cout)) update_shims(ctx);
         return;
     }
@@ -135,6 +142,7 @@ void register_install(CLI::App* cmd, Context& ctx) {
     add_download_options(cmd, args->download);
     cmd->add_flag("--dry-run", args->dry_run, "Print the plan (every archive, its size, the folders, the pin); change nothing");
     cmd->add_flag("--locked", args->locked, "Install the project's cudaenv.lock, as `cudaenv sync --locked`");
+    cmd->add_flag("--frozen", args->frozen, "Install the project's cudaenv.lock as it is, as `cudaenv sync --frozen`");
     add_for_options(cmd, args->for_opts);
     add_system_flag(cmd, args->system);
     add_gpu_options(cmd, args->gpu);

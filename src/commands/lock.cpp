@@ -20,10 +20,19 @@ namespace {
 
 struct LockArgs {
     std::string platforms;
+    bool platforms_given = false;
     std::string mirror;
+    std::vector<std::string> stray;  // words after `lock`: it takes no spec
 };
 
 void run_lock(Context& ctx, const LockArgs& args) {
+    if (!args.stray.empty()) {
+        auto word = str::visible(args.stray.front().substr(0, 40));
+        throw UsageError("`cudaenv lock` takes no spec ('" + word + "'): it locks the spec of the project's .cudaenv",
+                         Spec::parse(args.stray.front())
+                             ? "`cudaenv local " + word + "` writes it there; then run `cudaenv lock`"
+                             : "run `cudaenv lock --help`");
+    }
     auto vf = find_version_file(ctx.cwd());
     if (!vf)
         throw Error("no .cudaenv in " + fsx::to_utf8(ctx.cwd()) + " or above",
@@ -31,21 +40,25 @@ void run_lock(Context& ctx, const LockArgs& args) {
     if (vf->spec.system)
         throw UsageError(fsx::to_utf8(vf->path) + " says 'system', which is no pair to lock",
                          "pin a pair: `cudaenv local 12.6+9.8`");
-    auto platforms = install::parse_platforms(args.platforms);
+    auto file = lock_path_for(vf->path);
     LockFile lock;
     if (install::names_adopted(vf->spec)) {
-        if (platforms != std::vector<std::string>{install::host_platform()})
+        const std::vector<std::string> here{install::host_platform()};
+        if (args.platforms_given && install::parse_platforms(args.platforms) != here)
             throw UsageError("'" + vf->spec.str() + "' names folders on this machine: it can be locked for " +
                              install::host_platform() + " only");
         lock = install::lock_adopted(ctx.store(), vf->spec);
         std::cerr << "cudaenv: warning: '" << vf->spec.str() << "' names folders adopted on this machine: the lock "
                   << "records their libraries' hashes, but the pair cannot be reproduced by download\n";
     } else {
+        // Without --platform: the platforms the lock had, and this machine's.
+        auto platforms = args.platforms_given ? install::parse_platforms(args.platforms)
+                                              : install::kept_platforms(install::existing_lock(file));
         install::Catalog catalog(
             install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror));
         lock = install::lock_from_mirror(catalog, vf->spec, platforms);
+        lock.mirror = lock_mirror_text(lock.mirror, ctx.cwd(), file);
     }
-    auto file = lock_path_for(vf->path);
     bool written = install::write_lock(lock, file);
     uint64_t bytes = 0;
     for (const auto& a : lock.archives) bytes += a.size;
@@ -58,13 +71,17 @@ void run_lock(Context& ctx, const LockArgs& args) {
 
 void register_lock(CLI::App* cmd, Context& ctx) {
     auto args = std::make_shared<LockArgs>();
-    cmd->add_option("--platform", args->platforms,
-                    "Platforms to lock archives for, comma-separated (default: this machine's; e.g. "
-                    "linux-x86_64,windows-x86_64,linux-sbsa)");
+    auto* platforms = cmd->add_option("--platform", args->platforms,
+                                      "Platforms to lock archives for, comma-separated (default: those of the lock "
+                                      "there now and this machine's; e.g. linux-x86_64,windows-x86_64,linux-sbsa)");
     cmd->add_option("--mirror", args->mirror,
                     "Mirror folder or http(s) URL to resolve on (default: $CUDAENV_MIRROR, config.toml `mirror`, "
                     "else NVIDIA's)");
-    cmd->callback([&ctx, args] { run_lock(ctx, *args); });
+    cmd->add_option("spec", args->stray)->group("");  // refused with the reason, not CLI11's "not expected"
+    cmd->callback([&ctx, args, platforms] {
+        args->platforms_given = platforms->count() > 0;
+        run_lock(ctx, *args);
+    });
 }
 
 }  // namespace cudaenv

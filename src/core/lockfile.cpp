@@ -1,6 +1,7 @@
 #include "core/lockfile.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <tuple>
 #include <toml++/toml.h>
@@ -62,10 +63,10 @@ struct Reader {
         if (!str::is_sha256_hex(s)) bad(file, t.get(key), std::string("'") + key + "' is not 64 hex digits");
         return s;
     }
-    uint64_t size(const char* key) const {
+    uint64_t size(const char* key, int64_t min = 0) const {
         auto* n = t.get(key);
-        if (!n || !n->is_integer() || n->as_integer()->get() < 0)
-            bad(file, n ? n : &t, std::string("'") + key + "' must be a number of bytes");
+        if (!n || !n->is_integer() || n->as_integer()->get() < min)
+            bad(file, n ? n : &t, std::string("'") + key + "' must be a number of bytes" + (min > 0 ? " (at least 1)" : ""));
         return static_cast<uint64_t>(n->as_integer()->get());
     }
     // A word that ends up in file names and URLs: platform, product, component.
@@ -152,18 +153,48 @@ void read_pair(LockFile& lock, const Reader& r) {
     }
 }
 
+// The header and the tables must tell one story: `pair` is what sync
+// reports, pins and writes into .cudaenv, [cuda] and [cudnn] what it installs.
+// (An adopted pair's cuDNN is named by its whole version, as detection found it.)
+void check_pair(const LockFile& lock, const Reader& r) {
+    auto expected = lock.pair_of_tables();
+    if (lock.pair != expected && !(lock.adopted && lock.pair == lock.cuda_release + "+" + lock.cudnn_version))
+        bad(r.file, r.node("pair"), "'pair' is " + lock.pair + ", but [cuda] and [cudnn] say " + expected);
+    if (!lock.adopted && !lock.cudnn_version.empty()) {
+        auto major = Version::parse(lock.cuda_release)->major();
+        if (lock.cudnn_cuda_major != major)
+            bad(r.file, r.sub("cudnn").node("cuda_variant"),
+                "'cuda_variant' is " + std::to_string(lock.cudnn_cuda_major) + ", but CUDA " + lock.cuda_release +
+                    " needs the cuDNN build for CUDA " + std::to_string(major));
+    }
+}
+
 void read_entries(LockFile& lock, const Reader& r) {
-    if (auto* arr = r.tables("archive"))
+    if (auto* arr = r.tables("archive")) {
+        if (arr->size() > kMaxLockArchives)
+            bad(r.file, r.node("archive"), "more than " + std::to_string(kMaxLockArchives) + " archives");
+        std::set<std::string> entries, names;
         for (const auto& n : *arr) {
             Reader a{r.file, *n.as_table()};
             LockedArchive e{a.word("platform"), a.word("product"), a.word("component"), a.path("relative_path"),
-                            a.size("size"), a.sha256("sha256")};
+                            a.size("size", 1), a.sha256("sha256")};
             if (e.product != "cuda" && e.product != "cudnn")
                 bad(r.file, a.node("product"), "'product' must be \"cuda\" or \"cudnn\"");
             if (!lock.has_platform(e.platform))
                 bad(r.file, a.node("platform"), "platform '" + e.platform + "' is not in 'platforms'");
+            if (e.product == "cuda" && !lock.components.count(e.component))
+                bad(r.file, a.node("component"), "component '" + e.component + "' is not in [cuda.components]");
+            if (e.product == "cudnn" && (lock.cudnn_version.empty() || e.component != "cudnn"))
+                bad(r.file, a.node("component"), lock.cudnn_version.empty() ? "a cuDNN archive, but no [cudnn]"
+                                                                             : "a cuDNN archive's component is \"cudnn\"");
+            // One download each: the cache keeps an archive under its file name.
+            if (!entries.insert(e.platform + "/" + e.product + "/" + e.component).second)
+                bad(r.file, &n, "archive " + e.platform + " " + e.product + " " + e.component + " is listed twice");
+            if (!names.insert(e.relative_path.substr(e.relative_path.rfind('/') + 1)).second)
+                bad(r.file, a.node("relative_path"), "'" + e.relative_path + "': its file name is listed twice");
             lock.archives.push_back(std::move(e));
         }
+    }
     if (auto* arr = r.tables("file"))
         for (const auto& n : *arr) {
             Reader f{r.file, *n.as_table()};
@@ -175,6 +206,12 @@ void read_entries(LockFile& lock, const Reader& r) {
 
 bool LockFile::has_platform(const std::string& platform) const {
     return std::find(platforms.begin(), platforms.end(), platform) != platforms.end();
+}
+
+std::string LockFile::pair_of_tables() const {
+    auto cudnn = Version::parse(cudnn_version);
+    if (cudnn_version.empty()) return cuda_release + "+none";
+    return cuda_release + "+" + (cudnn ? cudnn->prefix(3).str() : cudnn_version);
 }
 
 std::vector<LockedArchive> LockFile::archives_for(const std::string& platform) const {
@@ -198,6 +235,7 @@ LockFile LockFile::parse(const std::string& text, const std::filesystem::path& f
     Reader r{file, root};
     read_header(lock, r);
     read_pair(lock, r);
+    check_pair(lock, r);
     read_entries(lock, r);
     if (!lock.adopted && lock.mirror.empty()) bad(file, nullptr, "'mirror' is missing");
     return lock;
@@ -281,6 +319,32 @@ std::string LockFile::to_toml() const {
 
 std::filesystem::path lock_path_for(const std::filesystem::path& version_file) {
     return version_file.parent_path() / kLockFileName;
+}
+
+namespace {
+
+// A mirror that is a folder given by a path relative to somewhere.
+bool is_relative_folder(const std::string& location) {
+    return !location.empty() && location.find("://") == std::string::npos && !fsx::from_utf8(location).is_absolute() &&
+           !fsx::from_utf8(location).has_root_name();
+}
+
+}  // namespace
+
+std::string LockFile::mirror_location(const std::filesystem::path& lock_file) const {
+    if (!is_relative_folder(mirror)) return mirror;
+    return fsx::to_utf8(fsx::absolute_normal(fsx::absolute_normal(lock_file).parent_path() / fsx::from_utf8(mirror)));
+}
+
+std::string lock_mirror_text(const std::string& location, const std::filesystem::path& cwd,
+                             const std::filesystem::path& lock_file) {
+    if (!is_relative_folder(location)) return location;
+    auto folder = fsx::absolute_normal(cwd / fsx::from_utf8(location));
+    auto rel = folder.lexically_relative(fsx::absolute_normal(lock_file).parent_path());
+    if (rel.empty()) return fsx::to_utf8(folder);
+    auto text = str::replace_all(fsx::to_utf8(rel), "\\", "/");
+    while (text.size() > 1 && text.back() == '/') text.pop_back();
+    return text;
 }
 
 }  // namespace cudaenv

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <ostream>
+#include <set>
 
 #include "core/detect.hpp"
 #include "install/archive.hpp"
@@ -112,8 +113,8 @@ void pin(Store& store, const Plan& plan, std::ostream& out) {
 // Merges a toolkit's unpacked components into its staging folder and checks the result.
 std::string finish_toolkit(const ToolkitStep& t, const fs::path& stage, const std::vector<Unit>& units,
                            const std::string& platform) {
-    auto components = fsx::exists(t.target) ? read_version_json_components(t.target)
-                                            : std::map<std::string, ComponentInfo>{};
+    auto components = fsx::exists(t.target) && !t.replace ? read_version_json_components(t.target)
+                                                          : std::map<std::string, ComponentInfo>{};
     std::map<std::string, std::string> added;
     for (const auto& u : units) {
         merge_tree(u.dest, stage, fsx::to_utf8(u.file.filename()));
@@ -122,6 +123,7 @@ std::string finish_toolkit(const ToolkitStep& t, const fs::path& stage, const st
     }
     validate_toolkit(stage, added, platform);
     fsx::write_file_atomic(stage / "version.json", toolkit_version_json(t.release, components));
+    record_platform(stage, platform);
     if (!detect_toolkit(stage))
         throw Error("CUDA " + t.release + " would have neither nvcc nor the CUDA runtime",
                     "install cuda_cudart (and cuda_nvcc) with the other components");
@@ -143,8 +145,13 @@ void execute_plan(Store& store, const Plan& plan, Catalog& catalog, const ExecOp
     };
     ProgressBoard board(!opts.quiet && platform::stderr_is_terminal());
     std::vector<Unit> units;
+    std::set<fs::path> cached;
     auto add = [&](const ArchiveJob& job, const fs::path& target, std::string top_files_dir) {
         auto u = locate(store, catalog, job);  // a mirror folder lacking an archive fails here, before any work
+        // Downloads are kept under their file name: two of one name would write one file.
+        if (!u.url.empty() && !cached.insert(u.file).second)
+            throw Error("the plan names '" + fsx::to_utf8(u.file.filename()) + "' twice (" + job.component + ")",
+                        "the manifest or lock lists one archive for two components; nothing was downloaded");
         u.dest = stage(target);
         u.top_files_dir = std::move(top_files_dir);
         u.board_item = board.add(job.component + " " + job.info.version, job.artifact.size, !u.url.empty());
@@ -169,7 +176,8 @@ void execute_plan(Store& store, const Plan& plan, Catalog& catalog, const ExecOp
     size_t next = 0;
     for (const auto& t : plan.toolkits) {
         auto dir = stage(t.target);
-        if (fsx::exists(t.target)) copy_tree_linked(t.target, dir);  // adding components: hard links, then swap
+        // Adding components: hard links, then swap.
+        if (fsx::exists(t.target) && !t.replace) copy_tree_linked(t.target, dir);
         std::vector<Unit> mine(units.begin() + static_cast<std::ptrdiff_t>(next),
                                units.begin() + static_cast<std::ptrdiff_t>(next + t.archives.size()));
         next += t.archives.size();
@@ -180,6 +188,7 @@ void execute_plan(Store& store, const Plan& plan, Catalog& catalog, const ExecOp
         const auto& dir = units[next++].dest;
         validate_cudnn(dir, c.version, plan.platform);
         add_zlibwapi(dir, c.version, plan.platform);
+        record_platform(dir, plan.platform);
         txn.add(dir, c.target);
         done.push_back("installed cuDNN " + c.version.prefix(3).str() + " for CUDA " + std::to_string(c.cuda_major) +
                        " in " + fsx::to_utf8(c.target));

@@ -7,6 +7,7 @@
 #include "install/progress.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
+#include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv::install {
@@ -43,6 +44,44 @@ bool ReadyQueue::pop(size_t& i) {
 
 namespace {
 
+fs::path existing_ancestor(fs::path p) {
+    while (!p.empty() && !fsx::exists(p) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+    return p;
+}
+
+// Before the first byte: no archive above the ceiling, and room for what is
+// still to come (.part files count as far as they got).
+void check_downloads(const std::vector<FetchJob>& jobs) {
+    const auto limits = http_limits();
+    uint64_t needed = 0;
+    fs::path where;
+    for (const auto& j : jobs) {
+        if (j.url.empty()) continue;
+        if (j.size > limits.max_archive)
+            throw Error("'" + fsx::to_utf8(j.file.filename()) + "' would be " +
+                            str::human_bytes(static_cast<double>(j.size)) + " (" + std::to_string(j.size) +
+                            " bytes), above the ceiling of " + str::human_bytes(static_cast<double>(limits.max_archive)) +
+                            " for one archive; nothing was downloaded",
+                        "NVIDIA's largest archive is about 3 GB: a manifest or lock that says more is damaged or hostile. "
+                        "CUDAENV_MAX_ARCHIVE_SIZE raises the ceiling");
+        std::error_code ec;
+        auto part = j.file;
+        part += ".part";
+        uint64_t have = 0;
+        if (fsx::is_file(j.file) && fs::file_size(j.file, ec) == j.size) have = j.size;
+        else if (fsx::is_file(part)) have = std::min(j.size, static_cast<uint64_t>(fs::file_size(part, ec)));
+        needed += j.size - (ec ? 0 : have);
+        if (where.empty()) where = existing_ancestor(j.file.parent_path());
+    }
+    if (needed == 0) return;
+    std::error_code ec;
+    auto space = fs::space(where, ec);
+    if (!ec && space.available < needed)
+        throw Error("the downloads need " + str::human_bytes(static_cast<double>(needed)) + " and " + fsx::to_utf8(where) +
+                        " has " + str::human_bytes(static_cast<double>(space.available)) + " free; nothing was downloaded",
+                    "free some space there (an install downloads into the store's cache/: CUDAENV_ROOT moves the store)");
+}
+
 int worker_count(const FetchOptions& opts, size_t jobs, bool downloads) {
     int n = opts.workers > 0 ? opts.workers : static_cast<int>(std::thread::hardware_concurrency());
     // While downloads run, a second worker unpacks one archive while another finishes.
@@ -70,6 +109,7 @@ void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_
         downloads.push_back({jobs[i].url, jobs[i].file, jobs[i].size});
         job_of.push_back(i);
     }
+    check_downloads(jobs);
     std::vector<std::thread> threads;
     for (int w = worker_count(opts, jobs.size(), !downloads.empty()); w > 0; --w)
         threads.emplace_back([&] {
@@ -95,17 +135,18 @@ void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_
     if (auto e = queue.first()) std::rethrow_exception(e);
 }
 
-int choose_connections(int flag) {
-    int n = flag;
+int choose_connections(std::optional<int> flag) {
     std::string from = "--connections";
-    if (n == 0) {
+    if (!flag) {
         auto env = platform::get_env("CUDAENV_CONNECTIONS");
         if (!env || env->empty()) return 4;
         from = "CUDAENV_CONNECTIONS";
-        if (!str::parse_int(*env, n)) n = -1;
+        int n = -1;
+        flag = str::parse_int(*env, n) ? n : -1;
     }
-    if (n < 1 || n > 64) throw UsageError(from + " must be a number from 1 to 64", "the default is 4 downloads at once");
-    return n;
+    if (*flag < 1 || *flag > 64)
+        throw UsageError(from + " must be a number from 1 to 64", "the default is 4 downloads at once");
+    return *flag;
 }
 
 }  // namespace cudaenv::install

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,6 @@ void fetch_all(const std::vector<FetchJob>& jobs, const std::function<void(size_
 
 // The number of download connections: --connections, else CUDAENV_CONNECTIONS, else 4.
 // Throws UsageError for a value that is not 1 to 64.
-int choose_connections(int flag);
+int choose_connections(std::optional<int> flag);
 
 }  // namespace cudaenv::install

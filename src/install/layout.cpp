@@ -1,7 +1,7 @@
 #include "install/layout.hpp"
 
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <set>
 
 #include "core/cudalibs.hpp"
 #include "core/detect.hpp"
@@ -12,21 +12,81 @@
 
 namespace cudaenv::install {
 
-std::optional<ArchiveName> parse_archive_name(const std::string& file_name) {
-    static const std::regex re(
-        R"(([a-z0-9_]+)-(linux-x86_64|linux-sbsa|linux-aarch64|linux-ppc64le|windows-x86_64)-([0-9]+(?:\.[0-9]+){0,3})(?:_cuda([0-9]+))?-archive\.(tar\.xz|zip))");
-    std::smatch m;
-    if (!std::regex_match(file_name, m, re)) return std::nullopt;
+namespace {
+
+constexpr std::string_view kPlatformNames[] = {"linux-x86_64", "linux-sbsa", "linux-aarch64", "linux-ppc64le",
+                                               "windows-x86_64"};
+// The longest version text Version::parse takes: four numbers of nine digits.
+constexpr size_t kMaxVersionText = 4 * 9 + 3;
+
+bool is_version_char(char c) { return (c >= '0' && c <= '9') || c == '.'; }
+
+// Version::parse for text of digits and dots only ("12.6.3"), nothing else.
+std::optional<Version> plain_version(std::string_view s) {
+    if (s.empty() || s.size() > kMaxVersionText) return std::nullopt;
+    for (char c : s)
+        if (!is_version_char(c)) return std::nullopt;
+    return Version::parse(s);
+}
+
+}  // namespace
+
+std::optional<ArchiveName> parse_archive_name(std::string_view name) {
+    // <component>-<platform>-<version>[_cuda<N>]-archive.<tar.xz|zip>
     ArchiveName a;
-    a.component = m[1].str();
-    a.platform = m[2].str();
-    auto v = Version::parse(m[3].str());
+    for (std::string_view ext : {"tar.xz", "zip"})
+        if (name.ends_with(std::string("-archive.") + std::string(ext))) {
+            a.extension = ext;
+            name.remove_suffix(9 + ext.size());
+            break;
+        }
+    auto dash = name.find('-');
+    // NVIDIA's component names are short ("libcusparse_lt"): 64 is none of theirs.
+    if (a.extension.empty() || dash == 0 || dash == std::string_view::npos || dash > 64) return std::nullopt;
+    a.component = name.substr(0, dash);
+    for (char c : a.component)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return std::nullopt;
+    name.remove_prefix(dash + 1);
+    for (auto p : kPlatformNames)
+        if (name.size() > p.size() && name.starts_with(p) && name[p.size()] == '-') a.platform = p;
+    if (a.platform.empty()) return std::nullopt;
+    name.remove_prefix(a.platform.size() + 1);
+    if (auto cuda = name.find("_cuda"); cuda != std::string_view::npos) {
+        auto major = name.substr(cuda + 5);
+        if (major.size() > 9 || !str::parse_int(major, a.cuda_major) || a.cuda_major == 0) return std::nullopt;
+        name = name.substr(0, cuda);
+    }
+    auto v = plain_version(name);
     if (!v) return std::nullopt;
     a.version = *v;
-    if (m[4].matched) a.cuda_major = std::stoi(m[4].str());
-    a.extension = m[5].str();
     if (a.is_cudnn() != (a.cuda_major != 0)) return std::nullopt;  // cuDNN names carry _cuda<N>, others do not
     return a;
+}
+
+std::optional<Version> manifest_release(std::string_view name) {
+    constexpr std::string_view prefix = "redistrib_", suffix = ".json";
+    if (!name.starts_with(prefix) || !name.ends_with(suffix) || name.size() < prefix.size() + suffix.size())
+        return std::nullopt;
+    return plain_version(name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
+}
+
+std::vector<Version> releases_from_listing(std::string_view html) {
+    constexpr std::string_view prefix = "redistrib_";
+    std::set<Version, std::greater<>> found;
+    for (size_t at = html.find(prefix); at != std::string_view::npos; at = html.find(prefix, at)) {
+        // The run of digits and dots after the prefix, scanned once: "12.6.3." before "json".
+        size_t begin = at + prefix.size(), end = begin;
+        while (end < html.size() && is_version_char(html[end])) ++end;
+        at = end;
+        if (end - begin < 2 || html[end - 1] != '.' || html.substr(end, 4) != "json") continue;
+        if (auto v = plain_version(html.substr(begin, end - 1 - begin))) {
+            found.insert(*v);
+            if (found.size() > kMaxListedReleases)
+                throw Error("the mirror's listing names more than " + std::to_string(kMaxListedReleases) + " releases",
+                            "this is no NVIDIA redist listing: check the mirror URL");
+        }
+    }
+    return {found.begin(), found.end()};
 }
 
 std::vector<std::string> cudnn_required_libraries(int major, bool windows) {

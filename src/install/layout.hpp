@@ -1,10 +1,14 @@
 #pragma once
-// What NVIDIA's archives are called and what an installed cuDNN or toolkit
-// must contain (docs/install.md).
+// What NVIDIA's archives and manifests are called and what an installed
+// cuDNN or toolkit must contain (docs/install.md). Names come from the
+// network, a mirror folder or the command line, so they are read by bounded
+// scanners, each a single pass, never a backtracking matcher (std::regex
+// recurses once per character: a long name overflows the stack).
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/version.hpp"
@@ -24,7 +28,18 @@ struct ArchiveName {
     bool is_cudnn() const { return component == "cudnn"; }
 };
 
-std::optional<ArchiveName> parse_archive_name(const std::string& file_name);
+std::optional<ArchiveName> parse_archive_name(std::string_view file_name);
+
+// The release of a manifest file name: "redistrib_12.6.3.json" -> 12.6.3;
+// nullopt for any other name.
+std::optional<Version> manifest_release(std::string_view file_name);
+
+// The most releases one listing may name (NVIDIA's name about 100).
+inline constexpr size_t kMaxListedReleases = 10000;
+
+// The releases a directory listing page names (href="redistrib_12.6.3.json"),
+// newest first, in one pass over the page. Throws Error past kMaxListedReleases.
+std::vector<Version> releases_from_listing(std::string_view html);
 
 // Throws cudaenv::Error saying what is missing when `dir` is not a complete
 // cuDNN `version` (its library set per major version, cudnn_version.h

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iostream>
 #include <set>
 
 #include "core/cudalibs.hpp"
@@ -24,11 +25,6 @@ void add_requirements(LockFile& lock, const Version& cuda) {
     auto r = gpu::pair_needs(cuda, cudnn);
     lock.needs = {r.min_driver_linux, r.min_driver_windows, r.cc_lo.empty() ? "" : r.cc_lo.str(),
                   r.cc_hi.empty() ? "" : r.cc_hi.str()};
-}
-
-std::string cudnn_short(const std::string& version) {
-    auto v = Version::parse(version);
-    return v ? v->prefix(3).str() : version;
 }
 
 // A folder's libraries that `wanted` names, as "<prefix>/<path below root>".
@@ -71,16 +67,34 @@ std::string cannot_reproduce(const LockFile& lock, const std::string& lock_name)
 
 std::vector<std::string> parse_platforms(const std::string& text) {
     std::set<std::string> out;
+    if (str::trim(text).empty()) return {host_platform()};
     for (const auto& part : str::split(text, ',')) {
         std::string p(str::trim(part));
-        if (p.empty()) continue;
+        if (p.empty())
+            throw UsageError("--platform '" + str::visible(text.substr(0, 200)) + "' has an empty platform name",
+                             "give platforms separated by single commas: linux-x86_64,windows-x86_64");
         if (std::find(std::begin(kPlatforms), std::end(kPlatforms), p) == std::end(kPlatforms))
             throw UsageError("unknown platform '" + p + "'",
                              "NVIDIA's platforms: linux-x86_64, linux-sbsa, linux-aarch64, linux-ppc64le, windows-x86_64");
         out.insert(p);
     }
-    if (out.empty()) out.insert(host_platform());
     return {out.begin(), out.end()};
+}
+
+std::vector<std::string> kept_platforms(const std::optional<LockFile>& old) {
+    std::set<std::string> out{host_platform()};
+    if (old && !old->adopted) out.insert(old->platforms.begin(), old->platforms.end());
+    return {out.begin(), out.end()};
+}
+
+std::optional<LockFile> existing_lock(const fs::path& file) {
+    if (!fsx::exists(file)) return std::nullopt;
+    try {
+        return LockFile::load(file);
+    } catch (const Error& e) {
+        std::cerr << "cudaenv: warning: the lock there now does not read (" << e.what() << "): writing it anew\n";
+        return std::nullopt;
+    }
 }
 
 LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
@@ -109,7 +123,7 @@ LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<
             if (const auto* a = c.find(p, cuda->major()))
                 lock.archives.push_back({p, "cudnn", "cudnn", a->relative_path, a->size, a->sha256});
     }
-    lock.pair = lock.cuda_release + "+" + (r.cudnn ? cudnn_short(lock.cudnn_version) : std::string("none"));
+    lock.pair = lock.pair_of_tables();
     add_requirements(lock, *cuda);
     return lock;
 }
@@ -169,6 +183,11 @@ void verify_adopted(Store& store, const LockFile& lock, const std::string& lock_
             throw Error(fsx::to_utf8(p) + " differs from what " + lock_name + " recorded for the adopted pair " + lock.pair,
                         "the folders changed since they were locked; if that is intended, run `cudaenv lock` again");
     }
+}
+
+void announce_lock_mirror(const std::string& location, const std::string& lock_name) {
+    if (is_remote_location(location))
+        std::cerr << "cudaenv: downloading from " << location << ", named by " << lock_name << "\n";
 }
 
 bool write_lock(const LockFile& lock, const fs::path& file) {

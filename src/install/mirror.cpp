@@ -1,20 +1,16 @@
 #include "install/mirror.hpp"
 
-#include <regex>
 #include <set>
 
 #include "install/http.hpp"
+#include "install/layout.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv::install {
 
-namespace {
-
-bool is_url(const std::string& s) { return s.starts_with("http://") || s.starts_with("https://"); }
-
-}  // namespace
+bool is_remote_location(const std::string& s) { return s.starts_with("http://") || s.starts_with("https://"); }
 
 std::string choose_mirror(const std::string& flag, const std::optional<std::string>& env,
                           const std::optional<std::string>& config, const std::string& fallback) {
@@ -24,17 +20,9 @@ std::string choose_mirror(const std::string& flag, const std::optional<std::stri
     return fallback;
 }
 
-std::vector<Version> releases_from_listing(const std::string& html) {
-    static const std::regex re(R"(redistrib_([0-9]+(?:\.[0-9]+){0,3})\.json)");
-    std::set<Version, std::greater<>> found;
-    for (std::sregex_iterator it(html.begin(), html.end(), re), end; it != end; ++it)
-        if (auto v = Version::parse((*it)[1].str())) found.insert(*v);
-    return {found.begin(), found.end()};
-}
-
 Mirror::Mirror(const std::string& location) : location_(location) {
     while (location_.size() > 1 && location_.back() == '/') location_.pop_back();
-    if (is_url(location_)) {
+    if (is_remote_location(location_)) {
         remote_ = true;
         return;
     }
@@ -57,17 +45,13 @@ fs::path Mirror::path_of(const std::string& product, const std::string& rel) con
 }
 
 std::vector<Version> Mirror::releases(const std::string& product) const {
-    if (remote_) return releases_from_listing(http_get(url_of(product, "")));
+    // NVIDIA's listing pages are tens of KB: 16 MiB is a listing no mirror has.
+    if (remote_) return releases_from_listing(http_get(url_of(product, ""), 16u << 20));
     std::set<Version, std::greater<>> found;
     std::error_code ec;
     auto dir = folder_ / product / "redist";
-    static const std::regex re(R"(redistrib_([0-9]+(?:\.[0-9]+){0,3})\.json)");
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        std::smatch m;
-        auto name = fsx::to_utf8(it->path().filename());
-        if (std::regex_match(name, m, re))
-            if (auto v = Version::parse(m[1].str())) found.insert(*v);
-    }
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (auto v = manifest_release(fsx::to_utf8(it->path().filename()))) found.insert(*v);
     return {found.begin(), found.end()};
 }
 

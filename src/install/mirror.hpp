@@ -39,12 +39,12 @@ private:
     bool remote_ = false;
 };
 
+// True for an http(s) URL (a mirror that is downloaded from), false for a folder.
+bool is_remote_location(const std::string& location);
+
 // Which mirror to use: --mirror, else CUDAENV_MIRROR, else config.toml's
 // `mirror`, else `fallback` (NVIDIA's; sync passes "" to use the lock's).
 std::string choose_mirror(const std::string& flag, const std::optional<std::string>& env,
                           const std::optional<std::string>& config, const std::string& fallback = kDefaultMirror);
-
-// The releases named in a directory listing page (href="redistrib_12.6.3.json").
-std::vector<Version> releases_from_listing(const std::string& html);
 
 }  // namespace cudaenv::install

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <regex>
 
 #include "core/lockfile.hpp"
 #include "install/fetch.hpp"
+#include "install/layout.hpp"
 #include "install/locking.hpp"
 #include "install/plan.hpp"
 #include "install/progress.hpp"
@@ -114,7 +114,10 @@ void create_mirror(const fs::path& dir, const MirrorCreateOptions& opts, std::os
     if (!opts.lock_file.empty()) lock = LockFile::load(opts.lock_file);
     auto platforms = opts.platforms.empty() && lock ? lock->platforms : opts.platforms;
     if (platforms.empty()) platforms = parse_platforms("");
-    Catalog catalog(!opts.source.empty() ? opts.source : lock ? lock->mirror : std::string(kDefaultMirror));
+    Catalog catalog(!opts.source.empty() ? opts.source
+                    : lock            ? lock->mirror_location(opts.lock_file)
+                                      : std::string(kDefaultMirror));
+    if (opts.source.empty() && lock) announce_lock_mirror(catalog.location(), fsx::to_utf8(opts.lock_file));
     Contents c;
     if (lock) from_lock(catalog, *lock, platforms, c);
     else from_specs(catalog, opts.specs, platforms, c);
@@ -162,19 +165,17 @@ void create_mirror(const fs::path& dir, const MirrorCreateOptions& opts, std::os
 
 void verify_mirror(const fs::path& dir, bool quiet, std::ostream& out) {
     if (!fsx::is_dir(dir)) throw Error("'" + fsx::to_utf8(dir) + "' is not a folder");
-    static const std::regex manifest_name(R"(redistrib_([0-9]+(?:\.[0-9]+){0,3})\.json)");
     std::vector<Needed> listed;
     size_t absent = 0, manifests = 0;
     for (const char* product : {"cuda", "cudnn"}) {
         std::error_code ec;
         for (fs::directory_iterator it(dir / product / "redist", ec), end; !ec && it != end; it.increment(ec)) {
-            std::smatch m;
-            auto name = fsx::to_utf8(it->path().filename());
-            if (!std::regex_match(name, m, manifest_name)) continue;
+            auto release = manifest_release(fsx::to_utf8(it->path().filename()));
+            if (!release) continue;
             ++manifests;
             auto text = fsx::read_file(it->path(), 64u << 20);
             if (!text) throw Error("cannot read '" + fsx::to_utf8(it->path()) + "'");
-            auto mf = Manifest::parse(*text, fsx::to_utf8(it->path()), m[1].str(), product);
+            auto mf = Manifest::parse(*text, fsx::to_utf8(it->path()), release->str(), product);
             for (const auto& [key, comp] : mf.components)
                 for (const auto& a : comp.artifacts) {
                     Needed n{product, a.relative_path, a.sha256, a.size};

@@ -114,12 +114,18 @@ struct Found {
     const Manifest* cudnn_manifest = nullptr;
 };
 
+// Which cuDNN a search takes: none, one that must be found, or the newest
+// that fits and else none (a spec without +<cudnn>, as activation picks).
+enum class CudnnWanted { none, required, if_any };
+
 // Tries the pairs newest first (toolkits, then for each the cuDNNs for its
-// major) and returns the first that judge() accepts.
-Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& toolkits, bool with_cudnn,
+// major, then with `if_any` the toolkit alone) and returns the first that
+// judge() accepts.
+Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& toolkits, CudnnWanted wanted,
              const std::function<std::vector<Option>(int)>& cudnns_for, const std::vector<std::string>& platforms,
              const std::vector<std::string>& components) {
     std::vector<std::string> rejected;
+    const bool with_cudnn = wanted != CudnnWanted::none;
     for (const auto& tk : toolkits) {
         const Manifest* tm = tk.installed ? nullptr : &catalog.manifest("cuda", tk.version);
         Version cuda = tm ? Version::parse(release_of(*tm, tk.version)).value_or(tk.version) : tk.version;
@@ -130,6 +136,11 @@ Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& tool
             auto why = judge({cuda, cudnn, tm, cm, platforms, components});
             if (why.empty()) return {cuda, tm, cudnn, cm};
             rejected.push_back(cuda.str() + (with_cudnn ? "+" + cd.version.str() : "") + ": " + why);
+        }
+        if (wanted == CudnnWanted::if_any) {
+            auto why = judge({cuda, std::nullopt, tm, nullptr, platforms, components});
+            if (why.empty()) return {cuda, tm, std::nullopt, nullptr};
+            rejected.push_back(cuda.str() + "+none: " + why);
         }
     }
     std::string shown = rejected.empty() ? "" : rejected.front();
@@ -164,10 +175,16 @@ ArchiveJob job_for(const std::string& product, const std::string& key, const Com
 
 Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
     auto toolkits = mirror_options(catalog, "cuda", spec.cuda);
-    bool with_cudnn = spec.cudnn_kind != Spec::Cudnn::none;
-    // Without +<cudnn>, the newest cuDNN built for the major (what activation would take).
-    auto cudnns = [&](int) { return mirror_options(catalog, "cudnn", spec.cudnn); };
-    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns, platforms, {});
+    // Without +<cudnn>, the newest cuDNN built for the major, else none (what
+    // activation would take: `list` shows such a toolkit as <release>+none).
+    auto wanted = spec.cudnn_kind == Spec::Cudnn::none      ? CudnnWanted::none
+                  : spec.cudnn_kind == Spec::Cudnn::version ? CudnnWanted::required
+                                                            : CudnnWanted::if_any;
+    auto cudnns = [&](int) {
+        if (wanted == CudnnWanted::if_any && catalog.releases("cudnn").empty()) return std::vector<Option>{};
+        return mirror_options(catalog, "cudnn", spec.cudnn);
+    };
+    auto found = search(catalog, spec, toolkits, wanted, cudnns, platforms, {});
     Resolution r{found.cuda_manifest, {}, found.cudnn_manifest};
     for (const auto& p : platforms)
         for (const auto& key : default_cuda_components(*r.cuda, p))
@@ -198,7 +215,8 @@ Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vect
         if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here);
         return *cudnn_releases;
     };
-    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns_for, {platform}, components);
+    auto found = search(catalog, spec, toolkits, with_cudnn ? CudnnWanted::required : CudnnWanted::none, cudnns_for,
+                        {platform}, components);
 
     if (keep_toolkit) {
         plan.notes.push_back("CUDA " + found.cuda.str() + " is already installed in " + fsx::to_utf8(have->path));
@@ -237,7 +255,7 @@ void print_plan(const Plan& plan, std::ostream& out) {
     uint64_t bytes = 0;
     size_t count = 0;
     out << "plan for " << plan.platform << (plan.mirror.empty() ? "" : " from " + plan.mirror) << ":\n";
-    for (const auto& n : plan.notes) out << "  keep     " << n << "\n";
+    for (const auto& n : plan.notes) out << "  note     " << n << "\n";
     auto show = [&](const ArchiveJob& j) {
         bytes += j.artifact.size;
         ++count;

@@ -60,6 +60,7 @@ struct ToolkitStep {
     std::string release;  // "12.6.3": version.json's cuda.version
     fs::path target;      // toolkits/<release>; components merge into what is there
     std::vector<ArchiveJob> archives;  // in install order: a later file replaces an earlier one
+    bool replace = false;  // what is there was installed for another platform: nothing of it is kept
 };
 
 struct CudnnStep {

@@ -54,6 +54,20 @@ void copy_tree_linked(const fs::path& from, const fs::path& to) {
     }
 }
 
+namespace {
+constexpr const char* kPlatformFile = ".cudaenv-platform";
+}
+
+void record_platform(const fs::path& dir, const std::string& platform) {
+    // Atomic: a toolkit that gains components has its files hard-linked from the installed one.
+    fsx::write_file_atomic(dir / kPlatformFile, platform + "\n");
+}
+
+std::string recorded_platform(const fs::path& dir) {
+    auto text = fsx::read_file(dir / kPlatformFile, 256);
+    return text ? std::string(str::trim(*text)) : std::string();
+}
+
 // A fresh staging folder for `target`.
 fs::path make_staging(Store& store, const fs::path& target) {
     auto dir = tmp_entry(store, "stage", target);

@@ -50,6 +50,14 @@ fs::path make_staging(Store& store, const fs::path& target);
 // are merged into one toolkit without ever writing outside it.
 void merge_tree(const fs::path& from, const fs::path& to, const std::string& archive);
 
+// The platform an installed folder was unpacked for, in a file of its own
+// (.cudaenv-platform), written into the staging folder before it moves into
+// place: a store restored from another machine's cache (a CI runner of
+// another architecture) must not count as installed here (`sync` compares).
+void record_platform(const fs::path& dir, const std::string& platform);
+// "" for a folder installed before cudaenv recorded it (taken as this machine's).
+std::string recorded_platform(const fs::path& dir);
+
 // Moves staged folders into place as one change. A journal in tmp/ lists
 // them before the first rename, so a run killed half-way is rolled back by
 // the next one (clean_store_tmp) and an error rolls back at once: the store

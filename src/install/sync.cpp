@@ -28,20 +28,37 @@ Error platform_missing(const LockFile& lock, const std::string& name, const std:
                  "on a machine with the mirror, run `cudaenv lock --platform " + str::join(all, ",") + "`");
 }
 
+// The mirror to fetch from: the configured one (--mirror, CUDAENV_MIRROR,
+// config.toml), else the lock's own, announced once (a cloned lock chose it).
+struct Source {
+    const SyncOptions& opts;
+    const Project& project;
+    bool announced = false;
+
+    std::string for_lock(const std::optional<LockFile>& lock) {
+        if (!opts.mirror.empty()) return opts.mirror;
+        if (!lock || lock->mirror.empty()) return kDefaultMirror;
+        auto location = lock->mirror_location(project.lock_path);
+        if (!announced) announce_lock_mirror(location, fsx::to_utf8(project.lock_path));
+        announced = true;
+        return location;
+    }
+};
+
 // Locks the project's spec again (plain `sync` with no lock, or one out of date).
 LockFile relock(Store& store, const Project& project, const std::optional<LockFile>& old, const SyncOptions& opts,
-                std::ostream& out) {
+                const fs::path& cwd, Source& source, std::ostream& out) {
     const auto& spec = project.version_file->spec;
     LockFile lock;
     if (names_adopted(spec)) {
         lock = lock_adopted(store, spec);
     } else {
-        auto platforms = old ? old->platforms : std::vector<std::string>{};
-        platforms.push_back(host_platform());
-        std::sort(platforms.begin(), platforms.end());
-        platforms.erase(std::unique(platforms.begin(), platforms.end()), platforms.end());
-        Catalog catalog(!opts.mirror.empty() ? opts.mirror : old ? old->mirror : std::string(kDefaultMirror));
-        lock = lock_from_mirror(catalog, spec, platforms);
+        Catalog catalog(source.for_lock(old));
+        lock = lock_from_mirror(catalog, spec, kept_platforms(old));
+        // As written: a folder relative to the lock's stays so.
+        lock.mirror = !opts.mirror.empty()           ? lock_mirror_text(opts.mirror, cwd, project.lock_path)
+                      : old && !old->mirror.empty() ? old->mirror
+                                                    : lock.mirror;
     }
     if (!opts.dry_run) {
         write_lock(lock, project.lock_path);
@@ -90,20 +107,21 @@ bool sync_project(Store& store, const fs::path& cwd, const SyncOptions& opts, st
                         fsx::to_utf8(project.version_file->path) + " says '" + project.version_file->spec.str() + "'",
                     "run `cudaenv lock` (or `cudaenv sync` without --locked, which locks and syncs)");
     if (opts.mode != Mode::plain && !lock->has_platform(host)) throw platform_missing(*lock, name, host);
+    Source source{opts, project};
     if (!lock || (opts.mode == Mode::plain && (!lock_matches(*lock, project.version_file->spec) || !lock->has_platform(host))))
-        lock = relock(store, project, lock, opts, out);
+        lock = relock(store, project, lock, opts, cwd, source, out);
 
     bool installed = false;
     if (lock->adopted) {
         verify_adopted(store, *lock, name);
     } else {
         auto plan = plan_lock(store, *lock, host, name);
-        Catalog catalog(opts.mirror.empty() ? lock->mirror : opts.mirror);
-        plan.mirror = catalog.location();
         if (opts.dry_run) {
+            plan.mirror = opts.mirror.empty() ? lock->mirror_location(project.lock_path) : opts.mirror;
             print_plan(plan, out);
             return false;
         }
+        Catalog catalog(plan.nothing_to_fetch() ? std::string() : source.for_lock(lock));
         std::optional<StoreLock> held;
         if (!plan.nothing_to_fetch()) {
             held.emplace(store, opts.quiet);

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "install/staging.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -38,9 +39,19 @@ Plan plan_lock(Store& store, const LockFile& lock, const std::string& platform, 
     plan.platform = platform;
     plan.mirror = lock.mirror;
     plan.recorded_in = lock_name;
+    // A folder installed for another platform (a store restored from another
+    // runner's cache) is installed again, not kept.
+    auto other_platform = [&](const fs::path& dir, const std::string& what) {
+        auto had = fsx::exists(dir) ? recorded_platform(dir) : std::string();
+        if (had.empty() || had == platform) return false;
+        plan.notes.push_back(what + " in " + fsx::to_utf8(dir) + " was installed for " + had + ", not " + platform +
+                             ": installing it again");
+        return true;
+    };
     ToolkitStep step{lock.cuda_release, store.managed_toolkit_path(*Version::parse(lock.cuda_release)), {}};
-    auto installed = fsx::exists(step.target) ? read_version_json_components(step.target)
-                                              : std::map<std::string, ComponentInfo>{};
+    step.replace = other_platform(step.target, "CUDA " + lock.cuda_release);
+    auto installed = fsx::exists(step.target) && !step.replace ? read_version_json_components(step.target)
+                                                               : std::map<std::string, ComponentInfo>{};
     auto cudnn = Version::parse(lock.cudnn_version);
     for (const auto& a : lock.archives_for(platform)) {
         Artifact art{a.platform, a.product == "cudnn" ? lock.cudnn_cuda_major : 0, a.relative_path, a.sha256, a.size};
@@ -53,7 +64,7 @@ Plan plan_lock(Store& store, const LockFile& lock, const std::string& platform, 
                 step.archives.push_back({"cuda", a.component, info, art, {}});
         } else if (cudnn) {
             auto target = store.managed_cudnn_path(cudnn->prefix(3), lock.cudnn_cuda_major);
-            if (!fsx::exists(target))
+            if (!fsx::exists(target) || other_platform(target, "cuDNN " + cudnn->prefix(3).str()))
                 plan.cudnns.push_back({*cudnn, lock.cudnn_cuda_major, target,
                                        {"cudnn", "cudnn", {lock.cudnn_name, lock.cudnn_version}, art, {}}});
         }

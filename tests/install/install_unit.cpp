@@ -194,6 +194,20 @@ TEST_CASE("archive names") {
     CHECK_FALSE(parse_archive_name("cudnn-linux-x86_64-8.9.7.29-archive.tar.xz"));  // no _cuda<N>
     CHECK_FALSE(parse_archive_name("cudnn-linux-x86_64-8.9.7.29_cuda11-archive.tar.gz"));
     CHECK_FALSE(parse_archive_name("../cudnn-linux-x86_64-8.9.7.29_cuda11-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name("cudnn-linux-x86_64-8.9.7.29_cuda0-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name("cuda_cudart-linux-x86_64-11.8.89_cuda11-archive.tar.xz"));  // _cuda<N> is cuDNN's
+    CHECK_FALSE(parse_archive_name("cuda_cudart-beos-x86_64-11.8.89-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name("cuda_cudart-linux-x86_64-11.8.89.1.2-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name("-linux-x86_64-11.8.89-archive.tar.xz"));
+    // Names of any length are read in one pass (std::regex recursed once per character).
+    CHECK_FALSE(parse_archive_name("cudnn-linux-x86_64-" + std::string(200000, '9') + "_cuda12-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name("cudnn-linux-x86_64-9.8.0.87_cuda" + std::string(200000, '1') + "-archive.tar.xz"));
+    CHECK_FALSE(parse_archive_name(std::string(200000, 'a') + "-linux-x86_64-1.0-archive.zip"));
+    CHECK(manifest_release("redistrib_12.6.3.json")->str() == "12.6.3");
+    CHECK_FALSE(manifest_release("redistrib_12.6.3.json.part"));
+    CHECK_FALSE(manifest_release("redistrib_.json"));
+    CHECK_FALSE(manifest_release("redistrib_1.2.3.4.5.json"));
+    CHECK_FALSE(manifest_release("redistrib_" + std::string(30000, '1') + ".json"));
 }
 
 TEST_CASE("member paths") {
@@ -266,6 +280,16 @@ TEST_CASE("mirror choice and release listing") {
     REQUIRE(rs.size() == 3);
     CHECK(rs[0].str() == "13.0.2");
     CHECK(rs[2].str() == "11.8.0");
+    // Issue 40, R1: `redistrib_` and 30,000 digits crashed std::regex (SIGSEGV, a frame per character).
+    auto bomb = "<a href=\"redistrib_" + std::string(30000, '1') + ".json\">x</a>" + std::string(1 << 20, ' ') +
+                "<a href=\"redistrib_" + std::string(1 << 20, '.') + "\"> redistrib_12.6.3.json redistrib_12.json";
+    auto listed = releases_from_listing(bomb);
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[0].str() == "12.6.3");
+    CHECK(listed[1].str() == "12");
+    std::string many;
+    for (size_t i = 0; i <= kMaxListedReleases; ++i) many += "redistrib_1." + std::to_string(i) + ".json ";
+    CHECK_THROWS_WITH_AS(releases_from_listing(many), doctest::Contains("more than 10000 releases"), Error);
 }
 
 TEST_CASE("sha256 and sizes") {

@@ -3,7 +3,10 @@
 directory listings (like NVIDIA's), byte ranges (for resume), a request log,
 and optional faults: --truncate NAME sends only half of that file once;
 --rate BYTES sends every file at that many bytes a second (so a test can kill
-a client while its downloads run)."""
+a client while its downloads run); --no-ranges answers every request with the
+whole file and 200, as `python3 -m http.server` does; --endless-listing BYTES
+sends every directory listing as a page that never ends, at that many bytes a
+second (a trickle above libcurl's low-speed limit)."""
 import argparse
 import http.server
 import os
@@ -18,6 +21,8 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--truncate", default="")
     ap.add_argument("--rate", type=int, default=0)
+    ap.add_argument("--no-ranges", action="store_true")
+    ap.add_argument("--endless-listing", type=int, default=0)
     args = ap.parse_args()
     state = {"truncated": False}
 
@@ -49,11 +54,13 @@ def main():
 
         def serve(self):
             path = self.translate_path(self.path)
+            if os.path.isdir(path) and args.endless_listing:
+                return self.endless()
             if os.path.isdir(path) or not os.path.isfile(path):
                 return super().do_GET()
             data = open(path, "rb").read()
             start = 0
-            rng = self.headers.get("Range")
+            rng = None if args.no_ranges else self.headers.get("Range")
             if rng and rng.startswith("bytes=") and rng.endswith("-"):
                 start = int(rng[6:-1])
                 if start >= len(data):
@@ -83,6 +90,18 @@ def main():
                 self.wfile.flush()
                 if at + step < len(body):
                     time.sleep(0.05)
+
+        def endless(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            line = b'<a href="redistrib_12.6.3.json">redistrib_12.6.3.json</a>\n'
+            step = max(1, args.endless_listing // 20)
+            data = line * (step // len(line) + 1)
+            while True:
+                self.wfile.write(data[:step])
+                self.wfile.flush()
+                time.sleep(0.05)
 
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     with open(args.port_file + ".tmp", "w") as f:

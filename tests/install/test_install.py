@@ -244,7 +244,7 @@ class SampleMirror(Base):
 
 
 class HttpServer:
-    def __init__(self, root, tmp, truncate="", rate=0):
+    def __init__(self, root, tmp, truncate="", rate=0, no_ranges=False, endless_listing=0):
         self.port_file = os.path.join(tmp, f"port-{time.time_ns()}")
         self.log = os.path.join(tmp, f"http-{time.time_ns()}.log")
         args = [sys.executable, os.path.join(HERE, "server.py"), "--root", root, "--port-file", self.port_file,
@@ -253,6 +253,10 @@ class HttpServer:
             args += ["--truncate", truncate]
         if rate:
             args += ["--rate", str(rate)]
+        if no_ranges:
+            args += ["--no-ranges"]
+        if endless_listing:
+            args += ["--endless-listing", str(endless_listing)]
         self.proc = subprocess.Popen(args)
         for _ in range(500):
             if os.path.exists(self.port_file):

@@ -59,8 +59,8 @@ class LockBase(T.Base):
             s.stop()
         super().tearDown()
 
-    def serve(self, root=None, rate=0):
-        s = T.HttpServer(root or shared_mirror(), self.tmp, rate=rate)
+    def serve(self, root=None, rate=0, **faults):
+        s = T.HttpServer(root or shared_mirror(), self.tmp, rate=rate, **faults)
         self.servers.append(s)
         return s
 
@@ -70,6 +70,15 @@ class LockBase(T.Base):
 
     def cli(self, *args, ok=True, env=None, cwd=None):
         return self.run_cli(*args, ok=ok, env=env, cwd=cwd or self.project)
+
+    def lock_alone(self, url):
+        """A folder holding only the project's lock, locked on `url` (a CI checkout's view)."""
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", url)
+        ci = os.path.join(self.work, "ci")
+        os.makedirs(ci)
+        shutil.copy(os.path.join(self.project, "cudaenv.lock"), ci)
+        return ci
 
     def lock_text(self, where=None):
         with open(os.path.join(where or self.project, "cudaenv.lock"), "rb") as f:
@@ -179,6 +188,51 @@ class Lock(LockBase):
         self.assert_one_line_error(self.cli("lock", "--mirror", s.url, ok=False), "no .cudaenv in")
 
 
+    def test_a_plain_lock_keeps_the_locks_platforms(self):
+        """Issue 40, D5: a teammate's routine `lock` must not drop the Windows archives."""
+        s = self.serve()
+        self.pin_project("13.0+9.13")
+        self.cli("lock", "--mirror", s.url, "--platform", "linux-x86_64,windows-x86_64,linux-sbsa")
+        text = self.lock_text()
+        p = self.cli("lock", "--mirror", s.url)
+        self.assertIn("up to date: 13.0.2+9.13.0 for linux-sbsa, linux-x86_64, windows-x86_64", p.stdout)
+        self.assertEqual(self.lock_text(), text)
+        self.cli("lock", "--mirror", s.url, "--platform", "windows-x86_64")
+        self.assertIn("for linux-x86_64, windows-x86_64 (", self.cli("lock", "--mirror", s.url).stdout)
+        self.assertIn("for linux-x86_64 (", self.cli("lock", "--mirror", s.url, "--platform", "linux-x86_64").stdout)
+        self.assertEqual(tomllib.loads(self.lock_text().decode())["platforms"], ["linux-x86_64"])
+
+    def test_a_toolkit_only_spec_locks_as_none_when_no_cudnn_fits(self):
+        """Issue 40, D6: `13.0` on a mirror without a cuDNN for CUDA 13 is 13.0.2+none, as activation picks."""
+        mirror = shutil.copytree(shared_mirror(), os.path.join(self.tmp, "mirror"), symlinks=True)
+        os.remove(os.path.join(mirror, "cudnn", "redist", "redistrib_9.13.0.json"))  # the one build for CUDA 13
+        self.pin_project("13.0")
+        p = self.cli("lock", "--mirror", mirror)
+        self.assertIn("locked 13.0.2+none for linux-x86_64", p.stdout)
+        self.assertNotIn("cuDNN", p.stderr)
+        lock = tomllib.loads(self.lock_text().decode())
+        self.assertNotIn("cudnn", lock)
+        self.assertEqual({a["product"] for a in lock["archive"]}, {"cuda"})
+        self.assertIn("synced 13.0.2+none", self.cli("sync", "--quiet").stdout)
+        self.assertIn("13.0.2+none", self.cli("current").stdout)
+        self.pin_project("12.6")  # where a cuDNN fits, it is taken
+        self.assertIn("locked 12.6.3+9.8.0", self.cli("lock", "--mirror", mirror).stdout)
+
+    def test_a_relative_mirror_works_from_anywhere_in_the_project(self):
+        """Issue 40, D7: a relative --mirror is stored relative to the lock's folder."""
+        src = os.path.join(self.project, "src")
+        deep = os.path.join(src, "deep")
+        os.makedirs(deep)
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", os.path.relpath(shared_mirror(), src), cwd=src)
+        self.assertEqual(tomllib.loads(self.lock_text().decode())["mirror"], os.path.relpath(shared_mirror(), self.project))
+        self.assertIn("plan for linux-x86_64 from " + shared_mirror() + ":", self.cli("sync", "--dry-run", cwd=deep).stdout)
+        self.assertIn("synced 12.6.3+9.8.0", self.cli("sync", "--quiet", cwd=deep).stdout)
+        self.pin_project("13.0+9.13")  # locked again by sync, from the lock's own (relative) mirror
+        self.assertIn("synced 13.0.2+9.13.0", self.cli("sync", "--quiet", cwd=deep).stdout)
+        self.assertEqual(tomllib.loads(self.lock_text().decode())["mirror"], os.path.relpath(shared_mirror(), self.project))
+
+
 class Adopted(LockBase):
     def test_an_adopted_pair_is_locked_by_its_libraries_and_cannot_be_downloaded(self):
         tk = os.path.join(self.tmp, "opt", "cuda-12.6")
@@ -253,12 +307,7 @@ class Sync(LockBase):
         self.assertIn("13.0.2+9.13.0", self.cli("current").stdout)
 
     def test_frozen_from_a_lock_alone(self):
-        s = self.serve()
-        self.pin_project("12.6+9.8")
-        self.cli("lock", "--mirror", s.url)
-        ci = os.path.join(self.work, "ci")
-        os.makedirs(ci)
-        shutil.copy(os.path.join(self.project, "cudaenv.lock"), ci)
+        ci = self.lock_alone(self.serve().url)
         p = self.cli("sync", "--frozen", cwd=ci)
         self.assertIn("synced 12.6.3+9.8.0", p.stdout)
         self.assertEqual(open(os.path.join(ci, ".cudaenv")).read(), "12.6+9.8\n")
@@ -279,6 +328,32 @@ class Sync(LockBase):
                       p.stdout)
         self.assertIn("12.6.3+9.8.0", self.cli("current").stdout)
         self.assertIn("in sync", self.cli("sync", "--locked").stdout)  # the exact pair matches the lock too
+
+    def test_a_store_installed_for_another_platform_is_not_in_sync(self):
+        """Issue 40, D1: each installed folder records its platform; a store restored from
+        another architecture's cache is installed again, not reported in sync."""
+        s = self.serve()
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        self.cli("sync", "--quiet")
+        folders = (self.store_path("toolkits", "12.6.3"), self.store_path("cudnn", "9.8.0_cuda12"))
+        for d in folders:
+            self.assertEqual(open(os.path.join(d, ".cudaenv-platform")).read(), "linux-x86_64\n")
+        self.assertIn("in sync", self.cli("sync").stdout)
+        for d in folders:
+            open(os.path.join(d, ".cudaenv-platform"), "w").write("linux-sbsa\n")
+        p = self.cli("sync", "--quiet")
+        self.assertNotIn("in sync", p.stdout)
+        self.assertIn(f"CUDA 12.6.3 in {folders[0]} was installed for linux-sbsa, not linux-x86_64: installing it again",
+                      p.stdout)
+        self.assertIn(f"cuDNN 9.8.0 in {folders[1]} was installed for linux-sbsa", p.stdout)
+        self.assertIn("synced 12.6.3+9.8.0", p.stdout)
+        for d in folders:
+            self.assertEqual(open(os.path.join(d, ".cudaenv-platform")).read(), "linux-x86_64\n")
+        self.assertEqual(self.installed_components(), {k: v["version"] for k, v in
+                                                       tomllib.loads(self.lock_text().decode())["cuda"]["components"].items()})
+        self.assertIn("in sync", self.cli("sync").stdout)
+        self.assertEqual(self.tmp_leftovers(), [])
 
     def test_a_tampered_archive_fails_and_leaves_the_store_unchanged(self):
         mirror = shutil.copytree(shared_mirror(), os.path.join(self.tmp, "mirror"), symlinks=True)
@@ -529,10 +604,210 @@ class BadLock(LockBase):
         p = self.refused(None, "has no archives for linux-x86_64", args=("sync", "--locked"))
         self.assertIn("cudaenv lock --platform linux-x86_64,windows-x86_64", p.stderr)
 
+    def archive_size(self, component):
+        return next(a["size"] for a in tomllib.loads(self.good)["archive"] if a["component"] == component)
+
+    def test_an_endless_size_is_refused_before_any_download(self):
+        """Issue 40, R2: a ceiling per archive, then a free-space check, before the first byte."""
+        s = self.serve(self.mirror)
+        size = self.archive_size("libcublas")
+        url_args = ("sync", "--frozen", "--mirror", s.url)
+        p = self.refused(self.good.replace(f"size = {size}\n", "size = 1099511627776\n"),
+                         "'libcublas-linux-x86_64-12.6.4.1-archive.tar.xz' would be 1.0 TiB (1099511627776 bytes), "
+                         "above the ceiling of 8.0 GiB for one archive", args=url_args)
+        self.assertIn("CUDAENV_MAX_ARCHIVE_SIZE", p.stderr)
+        open(self.lock_file, "w").write(self.good.replace(f"size = {size}\n", "size = 1125899906842624\n"))
+        p = self.cli(*url_args, env=dict(self.env, CUDAENV_MAX_ARCHIVE_SIZE="2048T"), ok=False)
+        self.assert_one_line_error(p, "the downloads need ", " free; nothing was downloaded")
+        self.assertEqual(archive_gets(s.requests()), [])
+        cache = self.store_path("cache")
+        self.assertEqual([f for f in os.listdir(cache) if f.endswith(".part")] if os.path.isdir(cache) else [], [])
+        p = self.cli(*url_args, env=dict(self.env, CUDAENV_MAX_ARCHIVE_SIZE="lots"), ok=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("CUDAENV_MAX_ARCHIVE_SIZE must be a number", p.stderr)
+
+    def test_an_archive_listed_twice_is_refused(self):
+        """Issue 40, R3: one duplicate, or 5,000 of them, is refused at once, with no staging folder."""
+        first = self.good.index("[[archive]]")
+        block = self.good[first:self.good.index("[[archive]]", first + 1)]
+        self.refused(self.good + "\n" + block, self.lock_file, "is listed twice")
+        other = block.replace('component = "cuda_cccl"', 'component = "cuda_nvcc"')
+        self.assertNotEqual(other, block)
+        self.refused(self.good.replace(block, block + other, 1), "its file name is listed twice")
+        started = time.monotonic()
+        self.refused(self.good + "\n" + block * 5000, self.lock_file, "more than 500 archives")
+        self.assertLess(time.monotonic() - started, 20)
+
+    def test_a_pair_that_is_not_the_locks_tables_is_refused(self):
+        """Issue 40, R7: `pair` is [cuda].release + [cudnn].version; a size under 1 is refused."""
+        for pair in ("12.6.3+none", "11.8.0+8.9.7", "12.6.3+9.13.0"):
+            self.refused(self.good.replace('pair = "12.6.3+9.8.0"', f'pair = "{pair}"'), self.lock_file,
+                         f"'pair' is {pair}, but [cuda] and [cudnn] say 12.6.3+9.8.0")
+        size = self.archive_size("cuda_cudart")
+        self.refused(self.good.replace(f"size = {size}\n", "size = 0\n"), "'size' must be a number of bytes (at least 1)")
+
     def test_a_mirror_missing_an_archive(self):
         os.remove(os.path.join(self.mirror, "cuda", "redist", "cuda_nvrtc", "linux-x86_64",
                                "cuda_nvrtc-linux-x86_64-12.6.85-archive.tar.xz"))
         self.refused(None, f"the mirror '{self.mirror}' has no 'cuda/redist/cuda_nvrtc/linux-x86_64/")
+
+
+class HostileMirror(LockBase):
+    """Issue 40: mirrors that attack, stall or lack files. Each ends in one clear error or a
+    correct install, within seconds (the deadlines are shortened through the environment)."""
+
+    def test_a_listing_bomb_is_read_in_one_pass(self):
+        """R1: `redistrib_` and 30,000 digits crashed install --list, lock and mirror create (std::regex)."""
+        mirror = shutil.copytree(shared_mirror(), os.path.join(self.tmp, "mirror"), symlinks=True)
+        for product, real in (("cuda", ("12.6.3", "13.0.2")), ("cudnn", ("9.8.0", "9.13.0"))):
+            page = "<html><body>\n" + "".join(f'<a href="redistrib_{v}.json">redistrib_{v}.json</a>\n' for v in real)
+            page += '<a href="redistrib_' + "1" * 30000 + '.json">x</a>\nredistrib_' + "7." * 200000 + "json\n</body></html>\n"
+            open(os.path.join(mirror, product, "redist", "index.html"), "w").write(page)  # what the server lists
+        s = self.serve(mirror)
+        self.assertIn("CUDA toolkits: 13.0.2 12.6.3\n", self.run_cli("install", "--list", "--mirror", s.url).stdout)
+        self.pin_project("12.6+9.8")
+        self.assertIn("locked 12.6.3+9.8.0", self.cli("lock", "--mirror", s.url).stdout)
+        p = self.run_cli("mirror", "create", os.path.join(self.tmp, "copy"), "12.6+9.8", "--mirror", s.url, "--quiet")
+        self.assertIn("18 archives", p.stdout)
+
+    def test_a_locks_own_mirror_is_announced_and_a_configured_one_wins(self):
+        """R2: the lock's http(s) mirror is said on stderr, and never used over a configured one."""
+        s = self.serve()
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        before = s.requests()
+        p = self.cli("sync", "--quiet", env=dict(self.env, CUDAENV_MIRROR=shared_mirror()))
+        self.assertIn("synced 12.6.3+9.8.0", p.stdout)
+        self.assertEqual(s.requests(), before)  # not one request to the lock's server
+        self.assertEqual(p.stderr, "")
+        shutil.rmtree(self.root)
+        p = self.cli("sync", "--quiet")
+        self.assertEqual(p.stderr, f"cudaenv: downloading from {s.url}, named by {os.path.join(self.project, 'cudaenv.lock')}\n")
+        self.assertEqual(len(archive_gets(s.requests())), 18)
+
+    def wait_for_part(self, proc):
+        cache = self.store_path("cache")
+        for _ in range(1000):
+            parts = [f for f in os.listdir(cache) if f.endswith(".part") and os.path.getsize(os.path.join(cache, f))] \
+                if os.path.isdir(cache) else []
+            if parts or proc.poll() is not None:
+                return parts
+            time.sleep(0.01)
+        return []
+
+    def test_a_download_killed_on_a_server_without_ranges_starts_again(self):
+        """R4: after kill -9, a server that answers a range with 200 makes the .part start from byte 0."""
+        s = self.serve(shared_mirror(0.0004), rate=100000, no_ranges=True)
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        proc = subprocess.Popen([BIN, "sync", "--quiet"], env=self.env, cwd=self.project, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        parts = self.wait_for_part(proc)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        self.assertTrue(parts, "no .part file before the kill")
+        p = self.cli("sync", "--quiet")
+        self.assertIn("synced 12.6.3+9.8.0", p.stdout)
+        self.assertRegex(s.requests(), r"range=bytes=[0-9]+-")  # asked to resume; the server sent it all
+        self.assertEqual([f for f in os.listdir(self.store_path("cache")) if f.endswith(".part")], [])
+
+    def test_a_partial_download_resumes_from_python_http_server(self):
+        """R4: the server docs/install.md suggests (`python3 -m http.server`) ignores ranges."""
+        http = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1", "0"],
+                                cwd=shared_mirror(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            port = http.stdout.readline().split(" port ")[1].split()[0]
+            url = f"http://127.0.0.1:{port}"
+            self.pin_project("12.6+9.8")
+            self.cli("lock", "--mirror", url)
+            name = "cudnn-linux-x86_64-9.8.0.87_cuda12-archive.tar.xz"
+            data = open(os.path.join(shared_mirror(), "cudnn", "redist", "cudnn", "linux-x86_64", name), "rb").read()
+            os.makedirs(self.store_path("cache"))
+            open(self.store_path("cache", name + ".part"), "wb").write(data[: len(data) // 2])
+            self.assertIn("synced 12.6.3+9.8.0", self.cli("sync", "--quiet").stdout)
+            self.assertTrue(os.path.isfile(self.store_path("cudnn", "9.8.0_cuda12", "lib", "libcudnn.so.9.8.0")))
+        finally:
+            http.terminate()
+            http.wait(timeout=10)
+
+    def test_a_listing_that_never_ends_meets_the_deadline(self):
+        """R6: a listing trickled above libcurl's low-speed limit ends at CUDAENV_HTTP_TIMEOUT."""
+        s = self.serve(endless_listing=4000)
+        started = time.monotonic()
+        p = self.run_cli("install", "--list", "--mirror", s.url, env=dict(self.env, CUDAENV_HTTP_TIMEOUT="2"), ok=False)
+        self.assertLess(time.monotonic() - started, 15)
+        self.assert_one_line_error(p, f"cannot download {s.url}/cuda/redist/: not complete after 2 s")
+        self.assertIn("CUDAENV_HTTP_TIMEOUT", p.stderr)
+        self.assertEqual(p.stdout, "")
+
+    def test_an_archive_below_the_minimum_rate_stops_and_resumes_later(self):
+        """R6: an archive must average CUDAENV_MIN_RATE once CUDAENV_HTTP_TIMEOUT has passed."""
+        mirror = shared_mirror(0.0004)
+        s = self.serve(mirror, rate=20000)
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", mirror)
+        env = dict(self.env, CUDAENV_HTTP_TIMEOUT="2", CUDAENV_MIN_RATE="1M")
+        started = time.monotonic()
+        p = self.cli("sync", "--mirror", s.url, env=env, ok=False)
+        self.assertLess(time.monotonic() - started, 20)
+        self.assert_one_line_error(p, "-archive.tar.xz averaged ", " s, under the minimum of 1.0 MiB/s")
+        self.assertIn("CUDAENV_MIN_RATE", p.stderr)
+        self.assertTrue([f for f in os.listdir(self.store_path("cache")) if f.endswith(".part")])  # kept, to resume
+        self.assertFalse(os.path.exists(self.store_path("toolkits", "12.6.3")))
+
+    def test_a_file_missing_on_an_http_mirror_says_so(self):
+        """D10: a 404 says the mirror lacks the file, not "run the command again"."""
+        mirror = shutil.copytree(shared_mirror(), os.path.join(self.tmp, "mirror"), symlinks=True)
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", mirror)
+        rel = "cuda/redist/cuda_nvrtc/linux-x86_64/cuda_nvrtc-linux-x86_64-12.6.85-archive.tar.xz"
+        os.remove(os.path.join(mirror, rel))
+        s = self.serve(mirror)
+        p = self.cli("sync", "--mirror", s.url, ok=False)
+        self.assert_one_line_error(p, f"{s.url}/{rel} is missing on the mirror (HTTP 404)")
+        self.assertNotIn("run the command again", p.stderr)
+        self.assertIn("hint: the mirror lacks this file", p.stderr)
+        p = self.run_cli("install", "12.6", "--mirror", s.url + "/elsewhere", ok=False)
+        self.assert_one_line_error(p, f"{s.url}/elsewhere/cuda/redist/ is missing on the mirror (HTTP 404)")
+
+
+class Cli(LockBase):
+    """Issue 40, D12: the rough edges of install, lock and sync."""
+
+    def test_install_frozen_installs_the_lock_as_it_is(self):
+        ci = self.lock_alone(self.serve().url)
+        self.assertIn("synced 12.6.3+9.8.0", self.cli("install", "--frozen", "--quiet", cwd=ci).stdout)
+        self.assertIn("in sync", self.cli("install", "--frozen", cwd=ci).stdout)
+        for args, says in ((("install", "--frozen", "--locked"), "--locked and --frozen exclude each other"),
+                           (("install", "12.6", "--frozen"), "--frozen installs the project's cudaenv.lock: give no spec")):
+            p = self.cli(*args, cwd=ci, ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(says, p.stderr)
+
+    def test_connections_0_is_refused(self):
+        self.pin_project("12.6+9.8")
+        for args in (("install", "12.6"), ("sync",), ("mirror", "create", os.path.join(self.tmp, "m"), "12.6")):
+            p = self.cli(*args, "--connections", "0", ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("--connections must be a number from 1 to 64", p.stderr)
+
+    def test_a_platform_list_with_an_empty_name_is_refused(self):
+        self.pin_project("12.6+9.8")
+        for args in (("lock", "--platform", "linux-x86_64,"),
+                     ("mirror", "create", os.path.join(self.tmp, "m"), "12.6", "--platform", ",linux-x86_64")):
+            p = self.cli(*args, "--mirror", shared_mirror(), ok=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("has an empty platform name", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.project, "cudaenv.lock")))
+
+    def test_lock_says_it_reads_cudaenv(self):
+        self.pin_project("12.6+9.8")
+        p = self.cli("lock", "12.6+9.8", ok=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         "cudaenv: error: `cudaenv lock` takes no spec ('12.6+9.8'): it locks the spec of the project's .cudaenv")
+        self.assertIn("`cudaenv local 12.6+9.8` writes it there", p.stderr)
+        self.assertNotIn("not expected", p.stderr)
 
 
 class Action(LockBase):

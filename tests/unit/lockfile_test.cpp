@@ -132,3 +132,65 @@ TEST_CASE("LockFile::load and lock_path_for") {
     write(tmp / "cudaenv.lock", sample().to_toml());
     CHECK(LockFile::load(tmp / "cudaenv.lock").cuda_release == "12.6.3");
 }
+
+TEST_CASE("LockFile: the header, the tables and the archives must agree (issue 40, R3 and R7)") {
+    auto good = sample().to_toml();
+    SUBCASE("pair is [cuda].release + [cudnn].version, or +none exactly when there is no [cudnn]") {
+        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6.3+none\"")),
+                  "'pair' is 12.6.3+none, but [cuda] and [cudnn] say 12.6.3+9.8.0"));
+        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"11.8.0+8.9.7\"")), "'pair' is 11.8.0+8.9.7"));
+        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6+9.8\"")), "'pair' is 12.6+9.8"));
+        auto no_cudnn = sample();
+        no_cudnn.cudnn_version.clear();
+        no_cudnn.archives.erase(no_cudnn.archives.begin() + 1);
+        no_cudnn.pair = "12.6.3+none";
+        CHECK(LockFile::parse(no_cudnn.to_toml(), "l").pair == "12.6.3+none");
+        no_cudnn.pair = "12.6.3+9.8.0";
+        CHECK(has(error_of(no_cudnn.to_toml()), "but [cuda] and [cudnn] say 12.6.3+none"));
+    }
+    SUBCASE("an archive of at least one byte") {
+        CHECK(has(error_of(replaced(good, "size = 7", "size = 0")), "'size' must be a number of bytes (at least 1)"));
+    }
+    SUBCASE("no archive twice: the same platform, product and component, or the same file name") {
+        auto twice = sample();
+        twice.archives.push_back(twice.archives[2]);
+        CHECK(has(error_of(twice.to_toml()), "archive linux-x86_64 cuda cuda_cudart is listed twice"));
+        auto renamed = sample();
+        renamed.archives.push_back(renamed.archives[2]);
+        renamed.archives.back().component = "cuda_nvcc";
+        renamed.archives.back().relative_path = "elsewhere/cuda_cudart-linux-x86_64-12.6.77-archive.tar.xz";
+        CHECK(has(error_of(renamed.to_toml()), "its file name is listed twice"));
+    }
+    SUBCASE("at most kMaxLockArchives archives") {
+        auto many = sample();
+        for (size_t i = 0; i <= kMaxLockArchives; ++i) {
+            many.components["c" + std::to_string(i)] = {"", "1.0"};
+            many.archives.push_back({"linux-x86_64", "cuda", "c" + std::to_string(i), "c/c" + std::to_string(i) + ".tar.xz", 1, kSha});
+        }
+        CHECK(has(error_of(many.to_toml()), "more than 500 archives"));
+    }
+    SUBCASE("every archive is one of the pair's parts") {
+        CHECK(has(error_of(replaced(good, "component = \"cuda_nvcc\"", "component = \"cuda_gdb\"")),
+                  "component 'cuda_gdb' is not in [cuda.components]"));
+        CHECK(has(error_of(replaced(good, "cuda_variant = \"12\"", "cuda_variant = \"11\"")),
+                  "needs the cuDNN build for CUDA 12"));
+        auto stray = sample();
+        stray.cudnn_version.clear();
+        stray.pair = "12.6.3+none";
+        CHECK(has(error_of(stray.to_toml()), "a cuDNN archive, but no [cudnn]"));
+    }
+}
+
+TEST_CASE("LockFile: a relative mirror folder is relative to the lock's folder (issue 40, D7)") {
+    auto l = sample();
+    CHECK(l.mirror_location("/p/cudaenv.lock") == l.mirror);
+    l.mirror = "../mirror";
+    CHECK(fs::path(l.mirror_location("/p/sub/cudaenv.lock")) == fs::path("/p/mirror"));
+    l.mirror = "/media/usb/m";
+    CHECK(l.mirror_location("/p/sub/cudaenv.lock") == "/media/usb/m");
+    // Typed from a subfolder, written relative to the lock: the same folder from anywhere.
+    CHECK(lock_mirror_text("../../m", "/p/a/b", "/p/cudaenv.lock") == "m");
+    CHECK(lock_mirror_text("../../../m", "/p/a/b", "/p/cudaenv.lock") == "../m");
+    CHECK(lock_mirror_text("/abs/m", "/p/a", "/p/cudaenv.lock") == "/abs/m");
+    CHECK(lock_mirror_text("http://127.0.0.1:8000/c", "/p/a", "/p/cudaenv.lock") == "http://127.0.0.1:8000/c");
+}
