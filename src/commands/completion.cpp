@@ -19,8 +19,13 @@ std::vector<std::string> specs(Context& ctx) {
     std::vector<std::string> out = {"system"};
     try {
         auto& store = ctx.store();
-        auto pairs = all_pairs(store);
-        for (auto& s : unique_specs(pairs, store)) out.push_back(std::move(s));
+        const auto toolkits = store.toolkits();
+        const auto cudnns = store.cudnns();
+        // Every pair of a store of ordinary size; of a store of thousands,
+        // each toolkit's default pair (as `list` shows), so TAB stays instant.
+        auto pairs = toolkits.size() * cudnns.size() <= 4096 ? all_pairs(store, toolkits, cudnns)
+                                                             : default_pairs(store, toolkits, cudnns);
+        for (auto& s : unique_specs(pairs, toolkits, cudnns)) out.push_back(std::move(s));
     } catch (const Error&) {
         // A store that cannot be read offers only `system`; `cudaenv list` says why.
     }
