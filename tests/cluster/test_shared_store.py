@@ -155,7 +155,7 @@ class SharedStore(Base):
         p = self.user(f'eval "$({self.bin} init bash)"; cudaenv use 11.8+8.9.7 && printf "%s\\n" "$CUDA_PATH" '
                       '"$CUDNN_PATH" "$CUDAENV_VERSION"', shell=True)
         self.assertEqual(p.stdout.split(), [os.path.join(self.sys, "toolkits", "11.8.0"),
-                                            os.path.join(self.sys, "cudnn", "8.9.7_cuda11"), "11.8+8.9.7"])
+                                            os.path.join(self.sys, "cudnn", "8.9.7_cuda11"), "11.8.0+8.9.7"])
 
         p = self.user("check", "12.6+9.8", "--json", *SMALL)
         out = json.loads(p.stdout)

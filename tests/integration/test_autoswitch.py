@@ -291,7 +291,7 @@ class AutoSwitchTests(unittest.TestCase):
         self.assert_pair(snaps["p1b"], FIX.cuda118, FIX.cudnn8)
         for k in ("use", "use_p2", "use_out"):
             self.assert_pair(snaps[k], FIX.cuda118, None)
-            self.assertEqual(snaps[k]["env"]["CUDAENV_VERSION"], "11.8+none")
+            self.assertEqual(snaps[k]["env"]["CUDAENV_VERSION"], "11.8.89+none")
         self.assert_restored(snaps["deact"], start)
         self.assert_pair(snaps["p2b"], FIX.cuda124, FIX.cudnn9)
         self.assert_pair(snaps["local"], FIX.cuda118, FIX.cudnn8)
