@@ -118,6 +118,7 @@ Config& Store::config() {
         std::string text;
         config_ = load_config_cached(config_file(), config_cache_file(), &text);
         config_source_ = std::move(text);
+        for (const auto& w : config_->warnings) store_warning(w);
     }
     return *config_;
 }
