@@ -175,6 +175,7 @@ int run_app(std::vector<std::string> args, std::span<const CommandRow> commands)
     // Setting up every command and its options is most of a start (about
     // 1.2 M instructions for 26 commands): set up only the one asked for.
     Context ctx;
+    ctx.commands = commands;
     auto need = needed(args, commands);
     if (need.all)
         for (const auto& c : commands) define(app, ctx, c);
@@ -197,11 +198,11 @@ int run_app(std::vector<std::string> args, std::span<const CommandRow> commands)
     } catch (const CLI::Success& e) {  // --help, --version
         return app.exit(e, eval_mode ? std::cerr : std::cout, std::cerr);
     } catch (const CLI::ParseError& e) {
-        print_error(e.what(), "run `cudaenv --help` or `cudaenv <command> --help`");
         if (auto missing = dynamic_cast<const CLI::RequiredError*>(&e) ? missing_subcommand(app) : std::nullopt) {
             print_error(missing->first, missing->second);
             return 2;
         }
+        print_error(e.what(), "run `cudaenv --help` or `cudaenv <command> --help`");
         return 2;
     } catch (const Error& e) {
         print_error(e.what(), e.hint());
