@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -253,25 +254,24 @@ namespace {
 // installs of one version took 7 s).
 class SelectionIndex {
 public:
-    SelectionIndex(const std::vector<ToolkitRecord>& toolkits, const std::vector<CudnnRecord>& cudnns) {
-        for (size_t i = 0; i < toolkits.size(); ++i)
-            for (const auto& o : with_any(origin_names(toolkits[i].path, toolkits[i].managed)))
-                for (size_t k = 1; k <= toolkits[i].version.parts().size(); ++k)
-                    toolkit_.emplace(std::pair{toolkits[i].version.prefix(k), o}, i);
-        for (size_t i = 0; i < cudnns.size(); ++i)
-            for (const auto& o : with_any(origin_names(cudnns[i].path, cudnns[i].managed)))
-                for (size_t k = 1; k <= cudnns[i].version.parts().size(); ++k)
-                    cudnn_.emplace(std::tuple{cudnns[i].version.prefix(k), o, cudnns[i].cuda_major}, i);
+    // Indexes each record under its version prefixes; under its origins too
+    // only once a spec with an origin is asked (most pairs are named by their
+    // versions alone, and working out every folder's origins is most of the cost).
+    SelectionIndex(const std::vector<ToolkitRecord>& toolkits, const std::vector<CudnnRecord>& cudnns)
+        : toolkits_(toolkits), cudnns_(cudnns) {
+        index({std::string()}, {std::string()});
     }
 
     // The toolkit `spec` selects, as select_pair() picks it (npos: none).
-    size_t toolkit(const Spec& spec) const {
+    size_t toolkit(const Spec& spec) {
+        if (!spec.cuda_origin.empty()) with_origins();
         auto it = toolkit_.find({spec.cuda, spec.cuda_origin});
         return it == toolkit_.end() ? npos : it->second;
     }
     // The cuDNN an explicit cuDNN version selects for toolkit `t`: the first
     // that matches and fits it, or is of unknown CUDA major (npos: none).
-    size_t cudnn(const Spec& spec, const ToolkitRecord& t) const {
+    size_t cudnn(const Spec& spec, const ToolkitRecord& t) {
+        if (!spec.cudnn_origin.empty()) with_origins();
         size_t best = npos;
         for (int major : {t.version.major(), 0})
             if (auto it = cudnn_.find({spec.cudnn, spec.cudnn_origin, major}); it != cudnn_.end())
@@ -282,10 +282,27 @@ public:
     static constexpr size_t npos = static_cast<size_t>(-1);
 
 private:
-    static std::vector<std::string> with_any(std::vector<std::string> origins) {
-        origins.insert(origins.begin(), std::string());  // no origin in the spec: any install
-        return origins;
+    // Each record under each of `tk_origins` / `dnn_origins` (empty: its own origin names).
+    void index(const std::vector<std::string>& tk_origins, const std::vector<std::string>& dnn_origins) {
+        for (size_t i = 0; i < toolkits_.size(); ++i) {
+            const auto& t = toolkits_[i];
+            for (const auto& o : tk_origins.empty() ? origin_names(t.path, t.managed) : tk_origins)
+                for (size_t k = 1; k <= t.version.parts().size(); ++k) toolkit_.emplace(std::pair{t.version.prefix(k), o}, i);
+        }
+        for (size_t i = 0; i < cudnns_.size(); ++i) {
+            const auto& c = cudnns_[i];
+            for (const auto& o : dnn_origins.empty() ? origin_names(c.path, c.managed) : dnn_origins)
+                for (size_t k = 1; k <= c.version.parts().size(); ++k)
+                    cudnn_.emplace(std::tuple{c.version.prefix(k), o, c.cuda_major}, i);
+        }
     }
+    void with_origins() {
+        if (std::exchange(origins_, true)) return;
+        index({}, {});
+    }
+    const std::vector<ToolkitRecord>& toolkits_;
+    const std::vector<CudnnRecord>& cudnns_;
+    bool origins_ = false;
     std::map<std::pair<Version, std::string>, size_t> toolkit_;
     std::map<std::tuple<Version, std::string, int>, size_t> cudnn_;
 };
@@ -298,7 +315,7 @@ std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory&
 
 std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, const std::vector<ToolkitRecord>& toolkits,
                                       const std::vector<CudnnRecord>& cudnns) {
-    const SelectionIndex index(toolkits, cudnns);
+    SelectionIndex index(toolkits, cudnns);
     auto selects_by_index = [&](const std::string& text, const Pair& p) {
         auto spec = Spec::parse(text);
         if (!spec) return false;

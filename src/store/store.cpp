@@ -164,8 +164,10 @@ std::vector<ToolkitRecord> Store::toolkits() {
     std::vector<ToolkitRecord> out;
     std::error_code ec;
     for (fs::directory_iterator it(toolkits_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+        // The entry's own type (no stat, but for a link): 2,000 toolkits cost a folder read.
         auto name = fsx::to_utf8(it->path().filename());
-        if (auto v = Version::parse(name); v && fsx::is_dir(it->path())) out.push_back({it->path(), *v, true});
+        std::error_code type_ec;
+        if (auto v = Version::parse(name); v && it->is_directory(type_ec)) out.push_back({it->path(), *v, true});
     }
     for (const auto& t : config().toolkits) out.push_back({fsx::from_utf8(t.path), t.version, false});
     if (shared_) append_shared(*shared_, out);
@@ -186,7 +188,7 @@ std::vector<CudnnRecord> Store::cudnns() {
         auto v = Version::parse(std::string_view(name).substr(0, sep));
         int cuda_major = 0;
         if (!v || !str::parse_int(std::string_view(name).substr(sep + 5), cuda_major)) continue;  // not one of ours
-        if (!fsx::is_dir(it->path())) continue;
+        if (std::error_code type_ec; !it->is_directory(type_ec)) continue;
         out.push_back({it->path(), "", *v, cuda_major, true});
     }
     for (const auto& c : config().cudnns)
