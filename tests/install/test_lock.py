@@ -388,7 +388,8 @@ class Plan(LockBase):
         self.assertIn("move the line above [pins]", p.stderr)
         self.run_cli("pair", "12.6", "9.8.0")
         text = open(config).read()
-        self.assertLess(text.index('mirror = "/media/usb/cudaenv-mirror"'), text.index("[pins]"))
+        self.assertLess(text.index("mirror = "), text.index("[pins]"), text)
+        self.assertEqual(tomllib.loads(text)["mirror"], "/media/usb/cudaenv-mirror")
         self.assertNotIn("warning", self.run_cli("list").stderr)
 
 
