@@ -3,7 +3,10 @@
 (toolkits/<version>, cudnn/<version>_cuda<major>), spread over five CUDA
 majors (9 to 13): every toolkit has N/5 cuDNNs that fit it, so every
 combination is N * N/5 pairs (800,000 for N = 2,000; issue 40 R10).
-Used by tests/store/test_list.py and bench/list_scale.sh.
+The CUDA 12 folders hold what detection reads (env, use, inspect pick from
+them); the others are empty folders, which `list` never opens (making 12,000
+files cost the test more than everything it runs). Used by
+tests/store/test_list.py and bench/list_scale.sh.
 
     python3 big_store.py STORE N"""
 import json
@@ -32,12 +35,18 @@ def build(root, n):
     for i in range(n):
         v = toolkit_version(i)
         tk = os.path.join(root, "toolkits", v)
+        os.makedirs(tk)
+        if not v.startswith("12."):
+            continue
         write(os.path.join(tk, "bin", "nvcc"), "#!/bin/sh\necho 'Cuda compilation tools, release %s'\n" % v, 0o755)
         write(os.path.join(tk, "lib64", "libcudart.so.%s" % v), "fake\n")
         write(os.path.join(tk, "version.json"), json.dumps({"cuda": {"name": "CUDA SDK", "version": v}}))
     for i in range(n):
         v, major = cudnn_build(i)
         d = os.path.join(root, "cudnn", "%s_cuda%d" % (v, major))
+        os.makedirs(d)
+        if major != 12:
+            continue
         maj, mi, pa = v.split(".")
         write(os.path.join(d, "include", "cudnn_version.h"),
               "#define CUDNN_MAJOR %s\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL %s\n" % (maj, mi, pa))
