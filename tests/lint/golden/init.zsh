@@ -37,14 +37,16 @@ __cudaenv_read() {
     setopt localoptions no_multibyte  # bytes, not characters
     local __ce_raw= __ce_head __ce_1=$'\1' __ce_utf16='257'
     sysread -s '8193' __ce_raw <"$1" 2>/dev/null
-    if [[ ${__ce_raw[1,2]} == ($'\xff\xfe'|$'\xfe\xff') ]]; then
-      __ce_raw=${__ce_raw[1,__ce_utf16]}
-      __ce_text="r${${__ce_raw//$__ce_1/${__ce_1}1}//$'\0'/${__ce_1}0}"$'\n'"${__ce_raw//$'\0'/}"
-    else
-      __ce_head=${__ce_raw%%$'\0'*}
-      __ce_text="r$__ce_head"
-      (( ${#__ce_head} == ${#__ce_raw} )) || __ce_text+=$'\n'nul
-    fi
+    # (Parsed in the user's options when loaded, `emulate sh` included: no pattern groups.)
+    case ${__ce_raw[1,2]} in
+      $'\xff\xfe' | $'\xfe\xff')
+        __ce_raw=${__ce_raw[1,__ce_utf16]}
+        __ce_text="r${${__ce_raw//$__ce_1/${__ce_1}1}//$'\0'/${__ce_1}0}"$'\n'"${__ce_raw//$'\0'/}" ;;
+      *)
+        __ce_head=${__ce_raw%%$'\0'*}
+        __ce_text="r$__ce_head"
+        (( ${#__ce_head} == ${#__ce_raw} )) || __ce_text+=$'\n'nul ;;
+    esac
   fi
 }
 # Auto-switch hook, shared by bash and zsh. The key is "k", then for every
