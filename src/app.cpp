@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -118,6 +119,27 @@ void check_spec_word(const CLI::App& cmd, const std::vector<std::string>& args, 
     }
 }
 
+// CLI11's "A subcommand is required" says neither which command wants one
+// nor what they are: `cudaenv mirror` alone names create and verify.
+std::optional<std::pair<std::string, std::string>> missing_subcommand(const CLI::App& app) {
+    const CLI::App* at = &app;
+    std::string path = "cudaenv";
+    for (auto parsed = at->get_subcommands(); !parsed.empty(); parsed = at->get_subcommands()) {
+        at = parsed.front();
+        path += " " + at->get_name();
+    }
+    if (at->get_require_subcommand_min() == 0) return std::nullopt;
+    if (at == &app) return std::pair{std::string("no command given"), std::string("`cudaenv --help` lists every command")};
+    std::vector<std::string> names, described;
+    for (const auto* sub : at->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
+        names.push_back(sub->get_name());
+        described.push_back(sub->get_name() + ": " + sub->get_description());
+    }
+    if (names.empty()) return std::nullopt;
+    return std::pair{"`" + path + "` needs a subcommand: " + str::join(names, ", "),
+                     str::join(described, "; ") + " (`" + path + " <subcommand> --help` says more)"};
+}
+
 void define(CLI::App& app, Context& ctx, const CommandRow& c) {
     auto* cmd = app.add_subcommand(std::string(c.name), std::string(c.summary));
     if (c.hidden) cmd->group("");
@@ -153,6 +175,7 @@ int run_app(std::vector<std::string> args, std::span<const CommandRow> commands)
     // Setting up every command and its options is most of a start (about
     // 1.2 M instructions for 26 commands): set up only the one asked for.
     Context ctx;
+    ctx.commands = commands;
     auto need = needed(args, commands);
     if (need.all)
         for (const auto& c : commands) define(app, ctx, c);
@@ -175,6 +198,10 @@ int run_app(std::vector<std::string> args, std::span<const CommandRow> commands)
     } catch (const CLI::Success& e) {  // --help, --version
         return app.exit(e, eval_mode ? std::cerr : std::cout, std::cerr);
     } catch (const CLI::ParseError& e) {
+        if (auto missing = dynamic_cast<const CLI::RequiredError*>(&e) ? missing_subcommand(app) : std::nullopt) {
+            print_error(missing->first, missing->second);
+            return 2;
+        }
         print_error(e.what(), "run `cudaenv --help` or `cudaenv <command> --help`");
         return 2;
     } catch (const Error& e) {

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
     using namespace cudaenv;
     static const CommandRow rows[] = {
         with_define(*find_command("install"), register_install), with_define(*find_command("lock"), register_lock),
-        with_define(*find_command("sync"), register_sync), with_define(*find_command("mirror"), register_mirror)};
+        with_define(*find_command("sync"), register_sync), with_define(*find_command("mirror"), register_mirror),
+        // `cudaenv __complete` asks it for the options and subcommands of these four.
+        *find_command("__complete")};
     return run_app(argc, argv, rows);
 }

@@ -3,16 +3,21 @@ __cudaenv_bin=@CUDAENV_EXE@
 # @include posix/function.sh
 # @if AUTO_SWITCH
 # Sets __ce_text to what the hook compares of a version file: "r" and its
-# first @READ_BYTES@ bytes (one more than the binary reads), or "u" when it
+# first bytes, as many as decide what the binary reads (the binary refuses a
+# file at its first NUL byte, and reads at most @READ_BYTES@ bytes, or
+# @READ_BYTES_UTF16@ of UTF-16, one more than a file may hold), or "u" when it
 # cannot be read (the binary then says why, once per change of the key).
 # Bounded by bytes: `read -N` counts characters and drops NUL bytes, so a file
 # of NULs (50 MB of zeros is 50 KB in git) would be read to its end at every
 # prompt. So the file is read in pieces that end at each NUL (-d ''), with
 # LC_ALL=C so that -n and ${#} count bytes; where the NULs were is kept too.
+# A piece per NUL is a `read` each: a file that is not UTF-16 is done at its
+# first NUL, a UTF-16 one at its first NUL character (two NULs, the second at
+# an odd offset) or at @READ_BYTES_UTF16@ bytes (docs/version-files.md).
 __cudaenv_read() {
   __ce_text=u
   if [ -r "$1" ]; then
-    local LC_ALL=C __ce_left=@READ_BYTES@ __ce_part __ce_nuls=''
+    local LC_ALL=C __ce_left=@READ_BYTES@ __ce_utf16=@READ_BYTES_UTF16@ __ce_part __ce_nuls='' __ce_n=0
     __ce_text=r
     {
       while :; do
@@ -24,7 +29,14 @@ __cudaenv_read() {
         # A piece that fills the window ended at the cap, not at a NUL.
         [ "${#__ce_part}" -lt "$__ce_left" ] || break
         __ce_nuls+=" ${#__ce_text}"
-        __ce_left=$((__ce_left - ${#__ce_part} - 1))
+        __ce_n=$((__ce_n + 1))
+        case $__ce_text in
+          r$'\xff\xfe'* | r$'\xfe\xff'*)
+            # This NUL is at offset ${#__ce_text} + __ce_n - 2 of the file.
+            [ -n "$__ce_part" ] || [ $(((${#__ce_text} + __ce_n) % 2)) = 0 ] || break
+            __ce_left=$((__ce_utf16 - ${#__ce_text} + 1 - __ce_n)) ;;
+          *) break ;;
+        esac
         [ "$__ce_left" -gt 0 ] || break
       done
     } <"$1" 2>/dev/null

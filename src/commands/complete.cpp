@@ -11,7 +11,10 @@
 #include "commands/command_table.hpp"
 #include "commands/completion.hpp"
 #include "commands/context.hpp"
+#include "platform/install_dirs.hpp"
+#include "platform/platform.hpp"
 #include "util/error.hpp"
+#include "util/fs.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -30,7 +33,19 @@ void register_complete(CLI::App* cmd, Context& ctx) {
         if (!words.empty() && words.front() == "--") words.erase(words.begin());
         if (static_cast<size_t>(index) < words.size()) words.resize(static_cast<size_t>(index) + 1);
         else words.emplace_back();
-        auto c = complete(command_table(), ctx, words);
+        // install, lock, sync and mirror are defined in cudaenv-install
+        // (src/main_install.cpp): that program answers for their options and
+        // subcommands, from the same code, its own table.
+        if (const auto* row = completed_command(ctx.commands, words); row && row->define == register_install_forward) {
+            std::vector<std::string> argv = {
+                fsx::to_utf8(platform::required_sibling_program("cudaenv-install", "the installer")), "__complete",
+                std::to_string(words.size() - 1), "--"};
+            argv.insert(argv.end(), words.begin(), words.end());
+            std::cout.flush();
+            ctx.exit_code = platform::exec_command(argv, platform::environment());
+            return;
+        }
+        auto c = complete(ctx.commands, ctx, words);
         if (c.kind == Completion::Kind::folders) std::cout << ":folders\n";
         else if (c.kind == Completion::Kind::files) std::cout << ":files\n";
         else

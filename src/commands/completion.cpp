@@ -19,8 +19,13 @@ std::vector<std::string> specs(Context& ctx) {
     std::vector<std::string> out = {"system"};
     try {
         auto& store = ctx.store();
-        auto pairs = all_pairs(store);
-        for (auto& s : unique_specs(pairs, store)) out.push_back(std::move(s));
+        const auto toolkits = store.toolkits();
+        const auto cudnns = store.cudnns();
+        // Every pair of a store of ordinary size; of a store of thousands,
+        // each toolkit's default pair (as `list` shows), so TAB stays instant.
+        auto pairs = toolkits.size() * cudnns.size() <= 4096 ? all_pairs(store, toolkits, cudnns)
+                                                             : default_pairs(store, toolkits, cudnns);
+        for (auto& s : unique_specs(pairs, toolkits, cudnns)) out.push_back(std::move(s));
     } catch (const Error&) {
         // A store that cannot be read offers only `system`; `cudaenv list` says why.
     }
@@ -43,12 +48,18 @@ Completion of_kind(CommandArg kind, Context& ctx) {
     return {};
 }
 
+// Where the command's name is among the words before the one completed:
+// after the global options (`--log-level` takes a value).
+size_t command_at(const std::vector<std::string>& before) {
+    size_t at = 0;
+    while (at < before.size() && before[at].starts_with("-")) at += before[at] == "--log-level" ? 2 : 1;
+    return at;
+}
+
 Completion candidates(std::span<const CommandRow> table, Context& ctx, const std::vector<std::string>& words) {
     const auto& cur = words.back();
     std::vector<std::string> before(words.begin(), words.end() - 1);
-    // Global options before the command.
-    size_t at = 0;
-    while (at < before.size() && before[at].starts_with("-")) at += before[at] == "--log-level" ? 2 : 1;
+    const size_t at = command_at(before);
     if (at >= before.size()) {
         Completion c;
         if (cur.starts_with("-")) c.words = {"--help", "--version", "--verbose", "--log-level"};
@@ -82,6 +93,13 @@ Completion candidates(std::span<const CommandRow> table, Context& ctx, const std
 }
 
 }  // namespace
+
+const CommandRow* completed_command(std::span<const CommandRow> table, const std::vector<std::string>& words) {
+    if (words.empty()) return nullptr;
+    std::vector<std::string> before(words.begin(), words.end() - 1);
+    const size_t at = command_at(before);
+    return at < before.size() ? find_command(table, before[at]) : nullptr;
+}
 
 Completion complete(std::span<const CommandRow> table, Context& ctx, const std::vector<std::string>& words) {
     if (words.empty()) return complete(table, ctx, {""});

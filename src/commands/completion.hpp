@@ -23,5 +23,8 @@ struct Completion {
 // `words`: what follows `cudaenv` on the command line, the last one the word
 // being completed ("" after a blank).
 Completion complete(std::span<const CommandRow> table, Context& ctx, const std::vector<std::string>& words);
+// The row of the command whose words are being completed; nullptr while the
+// command's own name is (or only global options are before it).
+const CommandRow* completed_command(std::span<const CommandRow> table, const std::vector<std::string>& words);
 
 }  // namespace cudaenv

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ class App;
 namespace cudaenv {
 
 class Shell;
+struct CommandRow;  // commands/command_table.hpp
 
 class Context {
 public:
@@ -30,6 +32,9 @@ public:
     const std::filesystem::path& cwd() const { return cwd_; }
     EnvReader env() const;
     int exit_code = 0;
+    // The running program's command table (app.cpp sets it): `__complete`
+    // answers from the commands this program defines.
+    std::span<const CommandRow> commands;
 
     // The active spec and where it came from.
     ActiveSpec active();

@@ -1,4 +1,5 @@
-// cudaenv current [--json]: the active pair and what set it.
+// cudaenv current [--json]: the active pair and what set it, as its row
+// (view/pair_rows) names it: the spec `list` shows, which CUDAENV_VERSION holds after `use`.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -6,7 +7,7 @@
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "util/error.hpp"
-#include "util/fs.hpp"
+#include "view/pair_view.hpp"
 
 namespace cudaenv {
 
@@ -14,30 +15,25 @@ namespace {
 
 void run_current(Context& ctx, bool json) {
     auto active = ctx.active();
-    std::optional<Pair> pair;
+    std::optional<view::PairRow> row;
     if (!active.spec.system) {
         try {
-            pair = select_pair(active.spec, ctx.store());
+            auto pair = select_pair(active.spec, ctx.store());
+            row = view::pair_row(ctx.store(), pair, {pair, nullptr});
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + active.describe() + ")", e.hint());
         }
     }
-    if (json) {
-        nlohmann::json j{{"spec", pair ? pair->spec() : "system"},
-                         {"requested", active.spec.str()},
-                         {"origin", active.origin_name()},
-                         {"source", active.describe()},
-                         {"cuda", nullptr},
-                         {"cudnn", nullptr}};
-        if (pair) {
-            j["cuda"] = {{"version", pair->toolkit.version.str()}, {"path", fsx::to_utf8(pair->toolkit.path)}};
-            if (pair->cudnn)
-                j["cudnn"] = {{"version", pair->cudnn->version.str()}, {"path", fsx::to_utf8(pair->cudnn->path)}};
-        }
-        std::cout << j.dump(2) << "\n";
+    const std::string spec = row ? row->spec : "system";
+    if (!json) {
+        std::cout << spec << " (set by " << active.describe() << ")\n";
         return;
     }
-    std::cout << (pair ? pair->spec() : std::string("system")) << " (set by " << active.describe() << ")\n";
+    auto j = row ? view::row_json(*row, nullptr) : nlohmann::json{{"spec", spec}, {"cuda", nullptr}, {"cudnn", nullptr}};
+    j["requested"] = active.spec.str();
+    j["origin"] = active.origin_name();
+    j["source"] = active.describe();
+    std::cout << j.dump(2) << "\n";
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ inline constexpr size_t cmd_path_limit = 8191;
 
 // The folders a pair puts first, as UTF-8 strings.
 struct PairEnv {
-    std::string spec;                     // CUDAENV_VERSION
+    std::string spec;                     // CUDAENV_VERSION: the exact pair
     std::string cuda_root;
     std::optional<std::string> nvcc;      // CUDACXX; nullopt for a runtime-only toolkit
     Version cuda_version;
@@ -88,8 +88,10 @@ void apply_changes(EnvBlock& env, const std::vector<EnvChange>& changes, PathSty
 // changes: render them for a shell (shell/shell.hpp render()), apply them
 // to a child's environment block, or print them as JSON.
 struct Activation {
-    std::string spec;                   // the spec as asked ("12", "system"); CUDAENV_VERSION
-    std::string full_spec;              // the pair's full spec ("12.6.3+9.8.0"), "system"
+    std::string spec;                   // the spec as asked ("12", "system")
+    // The exact pair (unique_spec: "12.6.3+9.8.0", "12.6.3@cuda-12.6+9.8.0"),
+    // or "system": what CUDAENV_VERSION is set to.
+    std::string full_spec;
     std::optional<Pair> pair;           // nullopt for system
     std::optional<DetectedPair> folders;
     EnvDiff diff;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
+#include <utility>
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -50,16 +52,18 @@ bool cudnn_fits(const CudnnRecord& c, const ToolkitRecord& t) {
 }
 
 std::string installed_summary(Inventory& store) {
+    // An error message, not a listing: a store of thousands names a few and says how many more.
+    constexpr size_t shown = 8;
     std::string out;
-    for (const auto& t : store.toolkits()) {
-        if (!out.empty()) out += ", ";
-        out += "CUDA " + t.version.str();
-    }
-    for (const auto& c : store.cudnns()) {
-        if (!out.empty()) out += ", ";
-        out += "cuDNN " + c.version.str();
-        if (c.cuda_major) out += " (CUDA " + std::to_string(c.cuda_major) + ")";
-    }
+    auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
+    const auto toolkits = store.toolkits();
+    for (size_t i = 0; i < toolkits.size() && i < shown; ++i) add("CUDA " + toolkits[i].version.str());
+    if (toolkits.size() > shown) add(std::to_string(toolkits.size() - shown) + " more CUDA");
+    const auto cudnns = store.cudnns();
+    for (size_t i = 0; i < cudnns.size() && i < shown; ++i)
+        add("cuDNN " + cudnns[i].version.str() +
+            (cudnns[i].cuda_major ? " (CUDA " + std::to_string(cudnns[i].cuda_major) + ")" : ""));
+    if (cudnns.size() > shown) add(std::to_string(cudnns.size() - shown) + " more cuDNN");
     return out.empty() ? "nothing" : out;
 }
 
@@ -79,9 +83,28 @@ bool cudnn_matches(const CudnnRecord& c, const Spec& spec) {
     return c.version.matches(spec.cudnn) && has_origin(c.path, c.managed, spec.cudnn_origin);
 }
 
+// The cuDNNs that fit each CUDA major, in the inventory's order (newest
+// first): choosing a default or listing the pairs of 2,000 toolkits then
+// looks at the cuDNNs of its major only, not at every cuDNN again.
+class FitIndex {
+public:
+    explicit FitIndex(const std::vector<CudnnRecord>& cudnns) {
+        for (const auto& c : cudnns)
+            if (c.cuda_major != 0) by_major_[c.cuda_major].push_back(&c);
+    }
+    const std::vector<const CudnnRecord*>& fitting(const ToolkitRecord& t) const {
+        static const std::vector<const CudnnRecord*> none;
+        auto it = by_major_.find(t.version.major());
+        return it == by_major_.end() ? none : it->second;
+    }
+
+private:
+    std::map<int, std::vector<const CudnnRecord*>> by_major_;
+};
+
 // The default cuDNN for a toolkit: its pin, else the newest that fits.
 std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Inventory& store,
-                                         const std::vector<CudnnRecord>& cudnns) {
+                                         const std::vector<CudnnRecord>& cudnns, const FitIndex& fits) {
     const auto pinned = store.pin(t.version.str());  // the user's, else the system store admin's
     if (pinned) {
         // The same cuDNN version is often there for two CUDA majors: the pin
@@ -90,9 +113,53 @@ std::optional<CudnnRecord> default_cudnn(const ToolkitRecord& t, Inventory& stor
             for (const auto& c : cudnns)
                 if (c.version.matches(*pv) && (cudnn_fits(c, t) || c.cuda_major == 0)) return c;
     }
-    for (const auto& c : cudnns)
-        if (cudnn_fits(c, t)) return c;
+    const auto& fit = fits.fitting(t);
+    if (!fit.empty()) return *fit.front();
     return std::nullopt;
+}
+
+// The first toolkit `spec` matches, in selection order (nullptr: none).
+const ToolkitRecord* first_toolkit(const Spec& spec, const std::vector<ToolkitRecord>& toolkits) {
+    for (const auto& t : toolkits)
+        if (toolkit_matches(t, spec)) return &t;
+    return nullptr;
+}
+
+// The cuDNN an explicit cuDNN version selects for toolkit `t`: the first that
+// matches and fits it or is of unknown CUDA major (nullptr: none).
+const CudnnRecord* first_cudnn(const Spec& spec, const ToolkitRecord& t, const std::vector<CudnnRecord>& cudnns) {
+    for (const auto& c : cudnns)
+        if (cudnn_matches(c, spec) && (cudnn_fits(c, t) || c.cuda_major == 0)) return &c;
+    return nullptr;
+}
+
+// Whether `spec` selects exactly `p` (what select_pair() answers), asked of
+// the lists directly: for one pair, cheaper than an index of every record.
+bool selects(const Spec& spec, const Pair& p, const std::vector<ToolkitRecord>& toolkits,
+             const std::vector<CudnnRecord>& cudnns) {
+    const auto* t = first_toolkit(spec, toolkits);
+    if (!t || t->path != p.toolkit.path) return false;
+    if (spec.cudnn_kind == Spec::Cudnn::none) return !p.cudnn;
+    if (spec.cudnn_kind != Spec::Cudnn::version) return false;  // the candidates always name their cuDNN
+    const auto* c = first_cudnn(spec, *t, cudnns);
+    return c && p.cudnn && c->path == p.cudnn->path && c->variant == p.cudnn->variant;
+}
+
+// The specs that could name `p`, shortest first: its full versions, then an
+// origin on the toolkit, the cuDNN, or both.
+std::vector<std::string> spec_candidates(const Pair& p) {
+    const auto base = p.spec();
+    std::vector<std::string> out = {base};
+    auto tk_names = origin_names(p.toolkit.path, p.toolkit.managed);
+    std::vector<std::string> cudnn_names;
+    if (p.cudnn) cudnn_names = origin_names(p.cudnn->path, p.cudnn->managed);
+    const auto tv = p.toolkit.version.str();
+    const auto rest = p.cudnn ? p.cudnn->version.str() : std::string("none");
+    for (const auto& o : tk_names) out.push_back(tv + "@" + o + "+" + rest);
+    for (const auto& o : cudnn_names) out.push_back(tv + "+" + rest + "@" + o);
+    for (const auto& a : tk_names)
+        for (const auto& b : cudnn_names) out.push_back(tv + "@" + a + "+" + rest + "@" + b);
+    return out;
 }
 
 }  // namespace
@@ -101,49 +168,41 @@ Pair select_pair(const Spec& spec, Inventory& store) { return select_pair(spec, 
 
 Pair select_pair(const Spec& spec, Inventory& store, const std::vector<ToolkitRecord>& toolkits,
                  const std::vector<CudnnRecord>& cudnns) {
-    const ToolkitRecord* tk = nullptr;
-    for (const auto& t : toolkits)
-        if (toolkit_matches(t, spec)) {
-            tk = &t;
-            break;
-        }
+    const ToolkitRecord* tk = first_toolkit(spec, toolkits);
     if (!tk)
         throw Error("no installed CUDA matches '" + spec.str() + "' (installed: " + installed_summary(store) + ")",
                     "run `cudaenv list`, or `cudaenv discover --add` / `cudaenv install " + spec.cuda.str() + "`");
     Pair pair{*tk, std::nullopt};
     switch (spec.cudnn_kind) {
         case Spec::Cudnn::none: break;
-        case Spec::Cudnn::default_: pair.cudnn = default_cudnn(*tk, store, cudnns); break;
+        case Spec::Cudnn::default_: pair.cudnn = default_cudnn(*tk, store, cudnns, FitIndex(cudnns)); break;
         case Spec::Cudnn::version: {
-            const CudnnRecord* any = nullptr;
-            for (const auto& c : cudnns) {
-                if (!cudnn_matches(c, spec)) continue;
-                if (cudnn_fits(c, *tk) || c.cuda_major == 0) {
-                    pair.cudnn = c;
-                    break;
-                }
-                if (!any) any = &c;
+            if (const auto* c = first_cudnn(spec, *tk, cudnns)) {
+                pair.cudnn = *c;
+                break;
             }
-            if (!pair.cudnn && any)
-                throw Error("cuDNN " + any->version.str() + " is built for CUDA " + std::to_string(any->cuda_major) +
-                                ", not for CUDA " + tk->version.str(),
-                            "install the cuDNN build for CUDA " + std::to_string(tk->version.major()) +
-                                " (cudaenv install " + spec.cuda.str() + "+" + spec.cudnn.str() + ")");
-            if (!pair.cudnn)
-                throw Error("no installed cuDNN matches '" + spec.cudnn.str() + "' (installed: " +
-                                installed_summary(store) + ")",
-                            "run `cudaenv list`, or `cudaenv install " + spec.str() + "`");
-            break;
+            for (const auto& c : cudnns)
+                if (cudnn_matches(c, spec))
+                    throw Error("cuDNN " + c.version.str() + " is built for CUDA " + std::to_string(c.cuda_major) +
+                                    ", not for CUDA " + tk->version.str(),
+                                "install the cuDNN build for CUDA " + std::to_string(tk->version.major()) +
+                                    " (cudaenv install " + spec.cuda.str() + "+" + spec.cudnn.str() + ")");
+            throw Error("no installed cuDNN matches '" + spec.cudnn.str() + "' (installed: " +
+                            installed_summary(store) + ")",
+                        "run `cudaenv list`, or `cudaenv install " + spec.str() + "`");
         }
     }
     return pair;
 }
 
 std::string unique_spec(const Pair& pair, Inventory& store) {
-    const auto pairs = all_pairs(store);
-    const auto names = unique_specs(pairs, store);
-    for (size_t i = 0; i < pairs.size(); ++i)
-        if (pairs[i].same_as(pair)) return names[i];
+    return unique_spec(pair, store.toolkits(), store.cudnns());
+}
+
+std::string unique_spec(const Pair& pair, const std::vector<ToolkitRecord>& toolkits,
+                        const std::vector<CudnnRecord>& cudnns) {
+    for (const auto& c : spec_candidates(pair))
+        if (auto spec = Spec::parse(c); spec && selects(*spec, pair, toolkits, cudnns)) return c;
     return pair.spec();
 }
 
@@ -163,25 +222,24 @@ std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen
                                             const std::vector<ToolkitRecord>& toolkits) {
     auto matches = matching_toolkits(spec, toolkits);
     if (matches.size() < 2) return {};
-    auto pairs = all_pairs(store);
-    auto specs = unique_specs(pairs, store);
-    auto exact = [&](const Pair& p) {
-        for (size_t i = 0; i < pairs.size(); ++i)
-            if (pairs[i].same_as(p)) return specs[i];
-        return p.spec();
-    };
+    // Each install named as `list` names it: its default pair's spec. A store
+    // of thousands names a few (the choice is made without listing any pair).
+    constexpr size_t named = 5;
+    const auto cudnns = store.cudnns();
+    const FitIndex fits(cudnns);
     std::vector<std::string> out = {
-        "'" + spec.str() + "' matches " + std::to_string(matches.size()) + " CUDA installs; using " + exact(chosen) +
-        " (" + fsx::to_utf8(chosen.toolkit.path) +
+        "'" + spec.str() + "' matches " + std::to_string(matches.size()) + " CUDA installs; using " +
+        unique_spec(chosen, toolkits, cudnns) + " (" + fsx::to_utf8(chosen.toolkit.path) +
         "): the newest version, and on a tie the store's own install first, then the first adopted"};
+    size_t others = 0;
     for (const auto& t : matches) {
         if (t.path == chosen.toolkit.path) continue;
-        for (size_t i = 0; i < pairs.size(); ++i)
-            if (pairs[i].toolkit.path == t.path) {
-                out.push_back("the other: " + specs[i] + " (" + fsx::to_utf8(t.path) + ")");
-                break;
-            }
+        if (++others > named) continue;
+        Pair p{t, default_cudnn(t, store, cudnns, fits)};
+        out.push_back("the other: " + unique_spec(p, toolkits, cudnns) + " (" + fsx::to_utf8(t.path) + ")");
     }
+    if (others > named)
+        out.push_back("and " + std::to_string(others - named) + " others (`cudaenv list` names each)");
     return out;
 }
 
@@ -196,25 +254,24 @@ namespace {
 // installs of one version took 7 s).
 class SelectionIndex {
 public:
-    SelectionIndex(const std::vector<ToolkitRecord>& toolkits, const std::vector<CudnnRecord>& cudnns) {
-        for (size_t i = 0; i < toolkits.size(); ++i)
-            for (const auto& o : with_any(origin_names(toolkits[i].path, toolkits[i].managed)))
-                for (size_t k = 1; k <= toolkits[i].version.parts().size(); ++k)
-                    toolkit_.emplace(std::pair{toolkits[i].version.prefix(k), o}, i);
-        for (size_t i = 0; i < cudnns.size(); ++i)
-            for (const auto& o : with_any(origin_names(cudnns[i].path, cudnns[i].managed)))
-                for (size_t k = 1; k <= cudnns[i].version.parts().size(); ++k)
-                    cudnn_.emplace(std::tuple{cudnns[i].version.prefix(k), o, cudnns[i].cuda_major}, i);
+    // Indexes each record under its version prefixes; under its origins too
+    // only once a spec with an origin is asked (most pairs are named by their
+    // versions alone, and working out every folder's origins is most of the cost).
+    SelectionIndex(const std::vector<ToolkitRecord>& toolkits, const std::vector<CudnnRecord>& cudnns)
+        : toolkits_(toolkits), cudnns_(cudnns) {
+        index({std::string()}, {std::string()});
     }
 
     // The toolkit `spec` selects, as select_pair() picks it (npos: none).
-    size_t toolkit(const Spec& spec) const {
+    size_t toolkit(const Spec& spec) {
+        if (!spec.cuda_origin.empty()) with_origins();
         auto it = toolkit_.find({spec.cuda, spec.cuda_origin});
         return it == toolkit_.end() ? npos : it->second;
     }
     // The cuDNN an explicit cuDNN version selects for toolkit `t`: the first
     // that matches and fits it, or is of unknown CUDA major (npos: none).
-    size_t cudnn(const Spec& spec, const ToolkitRecord& t) const {
+    size_t cudnn(const Spec& spec, const ToolkitRecord& t) {
+        if (!spec.cudnn_origin.empty()) with_origins();
         size_t best = npos;
         for (int major : {t.version.major(), 0})
             if (auto it = cudnn_.find({spec.cudnn, spec.cudnn_origin, major}); it != cudnn_.end())
@@ -225,10 +282,27 @@ public:
     static constexpr size_t npos = static_cast<size_t>(-1);
 
 private:
-    static std::vector<std::string> with_any(std::vector<std::string> origins) {
-        origins.insert(origins.begin(), std::string());  // no origin in the spec: any install
-        return origins;
+    // Each record under each of `tk_origins` / `dnn_origins` (empty: its own origin names).
+    void index(const std::vector<std::string>& tk_origins, const std::vector<std::string>& dnn_origins) {
+        for (size_t i = 0; i < toolkits_.size(); ++i) {
+            const auto& t = toolkits_[i];
+            for (const auto& o : tk_origins.empty() ? origin_names(t.path, t.managed) : tk_origins)
+                for (size_t k = 1; k <= t.version.parts().size(); ++k) toolkit_.emplace(std::pair{t.version.prefix(k), o}, i);
+        }
+        for (size_t i = 0; i < cudnns_.size(); ++i) {
+            const auto& c = cudnns_[i];
+            for (const auto& o : dnn_origins.empty() ? origin_names(c.path, c.managed) : dnn_origins)
+                for (size_t k = 1; k <= c.version.parts().size(); ++k)
+                    cudnn_.emplace(std::tuple{c.version.prefix(k), o, c.cuda_major}, i);
+        }
     }
+    void with_origins() {
+        if (std::exchange(origins_, true)) return;
+        index({}, {});
+    }
+    const std::vector<ToolkitRecord>& toolkits_;
+    const std::vector<CudnnRecord>& cudnns_;
+    bool origins_ = false;
     std::map<std::pair<Version, std::string>, size_t> toolkit_;
     std::map<std::tuple<Version, std::string, int>, size_t> cudnn_;
 };
@@ -236,10 +310,13 @@ private:
 }  // namespace
 
 std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory& store) {
-    const auto toolkits = store.toolkits();
-    const auto cudnns = store.cudnns();
-    const SelectionIndex index(toolkits, cudnns);
-    auto selects = [&](const std::string& text, const Pair& p) {
+    return unique_specs(pairs, store.toolkits(), store.cudnns());
+}
+
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, const std::vector<ToolkitRecord>& toolkits,
+                                      const std::vector<CudnnRecord>& cudnns) {
+    SelectionIndex index(toolkits, cudnns);
+    auto selects_by_index = [&](const std::string& text, const Pair& p) {
         auto spec = Spec::parse(text);
         if (!spec) return false;
         auto t = index.toolkit(*spec);
@@ -250,21 +327,18 @@ std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory&
                cudnns[c].variant == p.cudnn->variant;
     };
     std::vector<std::string> out;
+    out.reserve(pairs.size());
     for (const auto& p : pairs) {
-        const auto base = p.spec();
-        std::vector<std::string> candidates = {base};
-        auto tk_names = origin_names(p.toolkit.path, p.toolkit.managed);
-        std::vector<std::string> cudnn_names;
-        if (p.cudnn) cudnn_names = origin_names(p.cudnn->path, p.cudnn->managed);
-        const auto tv = p.toolkit.version.str();
-        const auto rest = p.cudnn ? p.cudnn->version.str() : std::string("none");
-        for (const auto& o : tk_names) candidates.push_back(tv + "@" + o + "+" + rest);
-        for (const auto& o : cudnn_names) candidates.push_back(tv + "+" + rest + "@" + o);
-        for (const auto& a : tk_names)
-            for (const auto& b : cudnn_names) candidates.push_back(tv + "@" + a + "+" + rest + "@" + b);
+        // Most pairs are named by their versions alone: the origins are
+        // worked out only where those do not select the pair.
+        auto base = p.spec();
+        if (selects_by_index(base, p)) {
+            out.push_back(std::move(base));
+            continue;
+        }
         std::string chosen = base;
-        for (const auto& c : candidates)
-            if (selects(c, p)) {
+        for (const auto& c : spec_candidates(p))
+            if (selects_by_index(c, p)) {
                 chosen = c;
                 break;
             }
@@ -273,31 +347,41 @@ std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory&
     return out;
 }
 
-std::vector<Pair> all_pairs(Inventory& store) {
+std::vector<Pair> default_pairs(Inventory& store, const std::vector<ToolkitRecord>& toolkits,
+                                const std::vector<CudnnRecord>& cudnns) {
+    const FitIndex fits(cudnns);
     std::vector<Pair> out;
-    auto cudnns = store.cudnns();
-    for (const auto& t : store.toolkits()) {
-        auto def = default_cudnn(t, store, cudnns);
-        if (def) out.push_back({t, def});
-        bool any = def.has_value();
-        for (const auto& c : cudnns) {
-            if (!cudnn_fits(c, t) || (def && c.path == def->path && c.variant == def->variant)) continue;
-            out.push_back({t, c});
-            any = true;
-        }
-        if (!any) out.push_back({t, std::nullopt});
+    out.reserve(toolkits.size());
+    for (const auto& t : toolkits) out.push_back({t, default_cudnn(t, store, cudnns, fits)});
+    return out;
+}
+
+std::vector<Pair> all_pairs(Inventory& store) { return all_pairs(store, store.toolkits(), store.cudnns()); }
+
+std::vector<Pair> all_pairs(Inventory& store, const std::vector<ToolkitRecord>& toolkits,
+                            const std::vector<CudnnRecord>& cudnns) {
+    const FitIndex fits(cudnns);
+    std::vector<Pair> out;
+    for (const auto& t : toolkits) {
+        auto def = default_cudnn(t, store, cudnns, fits);
+        out.push_back({t, def});
+        for (const auto* c : fits.fitting(t))
+            if (!def || c->path != def->path || c->variant != def->variant) out.push_back({t, *c});
     }
     return out;
 }
 
 std::vector<CudnnRecord> cudnns_without_toolkit(Inventory& store) {
+    return cudnns_without_toolkit(store.toolkits(), store.cudnns());
+}
+
+std::vector<CudnnRecord> cudnns_without_toolkit(const std::vector<ToolkitRecord>& toolkits,
+                                                const std::vector<CudnnRecord>& cudnns) {
+    std::set<int> majors;
+    for (const auto& t : toolkits) majors.insert(t.version.major());
     std::vector<CudnnRecord> out;
-    auto toolkits = store.toolkits();
-    for (const auto& c : store.cudnns()) {
-        bool fits = false;
-        for (const auto& t : toolkits) fits = fits || cudnn_fits(c, t);
-        if (!fits) out.push_back(c);
-    }
+    for (const auto& c : cudnns)
+        if (c.cuda_major == 0 || !majors.count(c.cuda_major)) out.push_back(c);
     return out;
 }
 

@@ -33,15 +33,22 @@ std::vector<std::string> origin_names(const fs::path& folder, bool managed);
 // exactly that pair among `pairs` with the store's pins (the full versions,
 // then an origin on the toolkit, the cuDNN, or both).
 std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, Inventory& store);
-// The one of `pair` (its full spec when the store does not list it).
+// The same from the store's lists already read (store.toolkits(), store.cudnns()).
+std::vector<std::string> unique_specs(const std::vector<Pair>& pairs, const std::vector<ToolkitRecord>& toolkits,
+                                      const std::vector<CudnnRecord>& cudnns);
+// The one of `pair` (its full spec when the store does not list it): what
+// CUDAENV_VERSION holds after `use`, so a shim or `current` finds that very pair.
 std::string unique_spec(const Pair& pair, Inventory& store);
+std::string unique_spec(const Pair& pair, const std::vector<ToolkitRecord>& toolkits,
+                        const std::vector<CudnnRecord>& cudnns);
 
 // Every toolkit that `spec`'s CUDA part matches, in the order selection takes them.
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, Inventory& store);
 std::vector<ToolkitRecord> matching_toolkits(const Spec& spec, const std::vector<ToolkitRecord>& toolkits);
 
 // When `spec` matches more than one CUDA install, the lines `use` says: which
-// one `chosen` is and why, then the exact spec of each other; empty otherwise.
+// one `chosen` is and why, then the exact spec of each other (the first few,
+// then how many more); empty otherwise.
 // `toolkits`: inventory.toolkits().
 std::vector<std::string> choice_explanation(const Spec& spec, const Pair& chosen, Inventory& store,
                                             const std::vector<ToolkitRecord>& toolkits);
@@ -62,18 +69,29 @@ Pair select_pair(const Spec& spec, Inventory& store);
 Pair select_pair(const Spec& spec, Inventory& store, const std::vector<ToolkitRecord>& toolkits,
                  const std::vector<CudnnRecord>& cudnns);
 
+// Each toolkit with its default cuDNN (its pin, else the newest that fits;
+// none when none fits): what `list` shows and a spec without a cuDNN picks.
+// Costs the toolkits plus the cuDNNs, never their product.
+// `toolkits`, `cudnns`: the store's lists (store.toolkits(), store.cudnns()).
+std::vector<Pair> default_pairs(Inventory& store, const std::vector<ToolkitRecord>& toolkits,
+                                const std::vector<CudnnRecord>& cudnns);
 // Every toolkit with every cuDNN that fits it (the default one first), or
-// with none when no cuDNN fits.
+// with none when no cuDNN fits (`list --all`, `check --all`, `export --all`).
 std::vector<Pair> all_pairs(Inventory& store);
+std::vector<Pair> all_pairs(Inventory& store, const std::vector<ToolkitRecord>& toolkits,
+                            const std::vector<CudnnRecord>& cudnns);
 // cuDNNs that fit no known toolkit.
 std::vector<CudnnRecord> cudnns_without_toolkit(Inventory& store);
+std::vector<CudnnRecord> cudnns_without_toolkit(const std::vector<ToolkitRecord>& toolkits,
+                                                const std::vector<CudnnRecord>& cudnns);
 
 // Reads the pair's folders from disk, or through `cache` (the store's
 // detection cache, store/detect_cache.hpp, answers while its key holds).
 DetectedPair detect_pair(const Pair& pair);
 DetectedPair detect_pair(const Pair& pair, FolderDetector& cache);
 
-// "11.8.0 (store), 12.6.3 (/usr/local/cuda-12.6)" for error messages.
+// "CUDA 12.6.3, CUDA 11.8.0, cuDNN 9.8.0 (CUDA 12)" for error messages: the
+// first few of each kind, then how many more.
 std::string installed_summary(Inventory& store);
 
 }  // namespace cudaenv

@@ -1,5 +1,8 @@
 #include "core/resolve.hpp"
 
+#include <algorithm>
+#include <fstream>
+
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -66,6 +69,26 @@ std::string utf16_to_utf8(std::string_view bytes, bool big_endian) {
     return out;
 }
 
+// The first max_version_file_bytes + 1 bytes of a regular file and its
+// size (nullopt: it cannot be read). The whole file, through read_file's
+// checks, when it is no larger than a version file may be; else only the
+// head (a .cudaenv of 10 MB is refused by what its head holds).
+std::optional<std::pair<std::string, unsigned long long>> read_head(const std::filesystem::path& p) {
+    if (auto text = fsx::read_file(p, max_version_file_bytes)) {
+        auto n = text->size();
+        return std::pair{std::move(*text), static_cast<unsigned long long>(n)};
+    }
+    std::error_code ec;
+    auto size = std::filesystem::file_size(p, ec);
+    if (ec || size <= max_version_file_bytes) return std::nullopt;
+    std::ifstream in(p, std::ios::binary);
+    std::string head(max_version_file_bytes + 1, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (in.gcount() <= 0) return std::nullopt;
+    head.resize(static_cast<size_t>(in.gcount()));
+    return std::pair{std::move(head), static_cast<unsigned long long>(size)};
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
     auto lines = str::split(version_file_text(text), '\n');
     for (auto& l : lines)
@@ -82,6 +105,22 @@ std::string version_file_text(std::string_view bytes) {
     if (bytes.starts_with("\xFE\xFF")) return utf16_to_utf8(bytes.substr(2), true);
     if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
     return std::string(bytes);
+}
+
+std::optional<NotAVersionFile> not_a_version_file(std::string_view head, unsigned long long size) {
+    const bool utf16 = head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
+    // What the hooks read at most: one byte more than a file may hold.
+    const size_t cap = utf16 ? max_utf16_version_file_bytes : max_version_file_bytes;
+    const auto text = version_file_text(head.substr(0, cap + 1));
+    if (auto nul = text.find('\0'); nul != std::string::npos)
+        return NotAVersionFile{static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) + 1,
+                               std::string(utf16 ? "holds a NUL character" : "holds a NUL byte") +
+                                   ", and a version file is text (a spec has none)"};
+    if (size > cap)
+        return NotAVersionFile{1, utf16 ? "is UTF-16 and larger than " + std::to_string(cap) +
+                                              " bytes (save it as UTF-8, which may hold 8 KiB)"
+                                        : std::string("larger than 8 KiB")};
+    return std::nullopt;
 }
 
 const char* ActiveSpec::origin_name() const {
@@ -156,18 +195,16 @@ std::optional<VersionFile> find_version_file(const std::filesystem::path& start)
     for (;;) {
         auto dot = dir / ".cudaenv";
         if (fsx::is_file(dot)) {
-            auto text = fsx::read_file(dot, max_version_file_bytes);
-            if (!text) {
-                std::error_code ec;
-                auto size = std::filesystem::file_size(dot, ec);
-                bad_file(dot, 1, !ec && size > max_version_file_bytes ? "larger than 8 KiB" : "cannot be read");
-            }
-            return VersionFile{dot, parse_dot_cudaenv(*text, dot)};
+            auto head = read_head(dot);
+            if (!head) bad_file(dot, 1, "cannot be read");
+            if (auto no = not_a_version_file(head->first, head->second)) bad_file(dot, no->line, no->why);
+            return VersionFile{dot, parse_dot_cudaenv(head->first, dot)};
         }
+        // One that is no text, or too long, is not a version file: skipped.
         auto tv = dir / ".tool-versions";
         if (fsx::is_file(tv)) {
-            if (auto text = fsx::read_file(tv, max_version_file_bytes))
-                if (auto spec = parse_tool_versions(*text, tv)) return VersionFile{tv, *spec};
+            if (auto head = read_head(tv); head && !not_a_version_file(head->first, head->second))
+                if (auto spec = parse_tool_versions(head->first, tv)) return VersionFile{tv, *spec};
         }
         auto parent = dir.parent_path();
         if (parent == dir || parent.empty()) return std::nullopt;

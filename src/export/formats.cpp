@@ -54,7 +54,7 @@ const std::vector<Format>& formats() {
         {"tcl", "one Tcl modulefile per pair into a folder (Environment Modules)", Target::folder, Carries::printable,
          Writes::pair,
          "Environment Modules prints values into the shell code `module` evaluates, where a line break starts a new command",
-         nullptr, render_tcl, write_tcl},
+         tcl_misread, render_tcl, write_tcl},
     };
     return table;
 }

@@ -77,5 +77,8 @@ std::string tcl_quote(const std::string& s);
 // A dotenv value as written (plain: every consumer reads it as it is), or
 // why a consumer would read it otherwise.
 std::optional<std::string> dotenv_misread(std::string_view value, PathStyle style);
+// Why Lmod or Environment Modules would read a value of a Tcl modulefile
+// otherwise (a name that is not UTF-8, a space at an end, ...), or nullopt.
+std::optional<std::string> tcl_misread(std::string_view value, PathStyle style);
 
 }  // namespace cudaenv::exporting

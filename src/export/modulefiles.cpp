@@ -122,8 +122,19 @@ std::string render_tcl(const PairVars& p, const Options&) {
     for (const auto* e : p.intent()) {
         const auto name = tcl_quote(e->name);
         if (e->op == EnvOp::prepend) {
-            for (auto it = e->prepended.rbegin(); it != e->prepended.rend(); ++it)
-                f << "prepend-path " << name << " " << tcl_quote(*it) << "\n";
+            for (auto it = e->prepended.rbegin(); it != e->prepended.rend(); ++it) {
+                // Lmod's Tcl reader (tcl2lua) writes a prepend-path value into a
+                // Lua "..." literal as it is: a quote or backslash is given to
+                // it escaped for Lua, Environment Modules gets the value.
+                auto lua = lua_quote(*it);
+                if (lua.substr(1, lua.size() - 2) == *it) {
+                    f << "prepend-path " << name << " " << tcl_quote(*it) << "\n";
+                    continue;
+                }
+                f << "if {[info exists ModuleTool] && $ModuleTool eq \"Lmod\"} {\n    prepend-path " << name << " "
+                  << tcl_quote(lua.substr(1, lua.size() - 2)) << "\n} else {\n    prepend-path " << name << " "
+                  << tcl_quote(*it) << "\n}\n";
+            }
         } else if (e->op == EnvOp::set) {
             f << "pushenv " << name << " " << tcl_quote(*e->value) << "\n";
         } else {
@@ -191,7 +202,61 @@ std::string backslash_quote(const std::string& s, std::string_view special, cons
 std::string lua_quote(const std::string& s) { return backslash_quote(s, "\\\"", "\\%03u"); }
 
 // Inside "...", Tcl substitutes $, [ and \; a backslash before any of them
-// (and before the braces and quotes) makes it literal.
-std::string tcl_quote(const std::string& s) { return backslash_quote(s, "\\\"$[]{};", "\\x%02x"); }
+// (and before the braces and quotes) makes it literal. Every character beyond
+// ASCII is written \uXXXX: Environment Modules reads a modulefile as UTF-8,
+// Lmod's Tcl as Latin-1 (and hands Lua the UTF-8 of that), and both read the
+// escape as the one character (issue 40 N15). A character beyond U+FFFF
+// becomes its surrogate pair, which only Environment Modules joins again
+// (tcl_misread refuses it in a value); bytes that are not UTF-8 are taken as
+// Latin-1 (only in descriptive text: tcl_misread refuses them in a value).
+std::string tcl_quote(const std::string& s) {
+    auto cps = str::utf8_code_points(s);
+    if (!cps) {
+        cps.emplace();
+        for (unsigned char b : s) cps->push_back(b);
+    }
+    std::string ascii, out = "\"";
+    auto flush = [&] {
+        if (ascii.empty()) return;
+        auto q = backslash_quote(ascii, "\\\"$[]{};", "\\x%02x");
+        out += q.substr(1, q.size() - 2);
+        ascii.clear();
+    };
+    for (char32_t c : *cps) {
+        if (c < 0x80) {
+            ascii += static_cast<char>(c);
+            continue;
+        }
+        flush();
+        auto unit = [&](unsigned u) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        };
+        if (c > 0xFFFF) {
+            const auto v = static_cast<unsigned>(c) - 0x10000u;
+            unit(0xD800u + (v >> 10));
+            unit(0xDC00u + (v & 0x3FFu));
+        } else {
+            unit(static_cast<unsigned>(c));
+        }
+    }
+    flush();
+    return out + "\"";
+}
+
+std::optional<std::string> tcl_misread(std::string_view value, PathStyle) {
+    // What Lmod 8.6 and Environment Modules 5 were seen to read otherwise
+    // (tests/modules/test_tcl_names.py loads every other name in both).
+    auto cps = str::utf8_code_points(value);
+    if (!cps) return "bytes that are not UTF-8, which Environment Modules writes back as other bytes";
+    for (char32_t c : *cps)
+        if (c > 0xFFFF) return "a character beyond U+FFFF, which Lmod's Tcl reader cannot hand on";
+    if (value.starts_with(' ') || value.ends_with(' '))
+        return "a space at its start or end, which Lmod's Tcl reader drops";
+    if (value.find("]===]") != std::string_view::npos)
+        return "']===]', which ends a text in what Lmod makes of a Tcl modulefile";
+    return std::nullopt;
+}
 
 }  // namespace cudaenv::exporting

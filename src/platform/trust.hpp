@@ -26,6 +26,10 @@ struct PathTrust {
 // What the OS says of `p`, following links (exists = false when it is not there).
 PathTrust path_trust(const std::filesystem::path& p);
 
+// Whether this process runs as root (POSIX: effective uid 0) or, on Windows,
+// as an administrator (its token holds the Administrators group).
+bool running_as_admin();
+
 // Creates the folder `p` (its parents as usual) writable by its owner and
 // administrators only, whatever the umask (POSIX: mode 0755) or the access
 // list it would inherit (Windows: %ProgramData% lets every user add files to

@@ -31,6 +31,8 @@ PathTrust path_trust(const fs::path& p) {
     return t;
 }
 
+bool running_as_admin() { return ::geteuid() == 0; }
+
 void create_admin_dir(const fs::path& p) {
     std::error_code ec;
     if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);

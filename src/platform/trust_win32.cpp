@@ -98,6 +98,14 @@ PathTrust trust_of_descriptor(void* descriptor) {
     return t;
 }
 
+bool running_as_admin() {
+    alignas(SID) BYTE sid[SECURITY_MAX_SID_SIZE];
+    DWORD size = sizeof sid;
+    BOOL member = FALSE;
+    return CreateWellKnownSid(WinBuiltinAdministratorsSid, nullptr, sid, &size) &&
+           CheckTokenMembership(nullptr, sid, &member) && member;
+}
+
 PathTrust path_trust(const fs::path& p) {
     PSECURITY_DESCRIPTOR sd = nullptr;
     if (GetNamedSecurityInfoW(p.c_str(), SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION,

@@ -58,6 +58,7 @@ TemplateArgs integration_args(const Shell& shell, const InitOptions& o, std::str
         .value("SHELL", shell.name())
         // One byte more than the binary reads, so a file growing past the cap changes the key.
         .value("READ_BYTES", std::to_string(max_version_file_bytes + 1))
+        .value("READ_BYTES_UTF16", std::to_string(max_utf16_version_file_bytes + 1))
         .list("EVAL_COMMANDS", names_where(o.commands, &CommandInfo::evaluated), list_sep)
         .list("HOOK_COMMANDS", names_where(o.commands, &CommandInfo::reruns_hook), list_sep)
         .flag("AUTO_SWITCH", o.auto_switch)

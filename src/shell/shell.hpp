@@ -24,7 +24,8 @@ std::string posix_single_quote(std::string_view value);
 
 class TemplateArgs;
 // The placeholders every integration template uses (shell/*/init.*, the
-// session shims): @CUDAENV_EXE@, @SHELL@, @READ_BYTES@, @EVAL_COMMANDS@ and
+// session shims): @CUDAENV_EXE@, @SHELL@, @READ_BYTES@ (@READ_BYTES_UTF16@
+// for a UTF-16 file), @EVAL_COMMANDS@ and
 // @HOOK_COMMANDS@ (from opts.commands, joined by `list_sep`), and the
 // flags AUTO_SWITCH and the shell's name in capitals (e.g. ZSH).
 TemplateArgs integration_args(const Shell& shell, const InitOptions& opts, std::string_view list_sep);

@@ -298,20 +298,24 @@ std::vector<std::string> store_roots(Store& store, const std::vector<ToolkitReco
     return known_roots({store.toolkits_dir(), store.cudnn_dir()}, toolkits, cudnns);
 }
 
-// `roots`: store_roots(), which the caller may have from lists it read
-// anyway. `key`, when given, gets the detection and host-compiler keys the
-// answer holds under (store/activation_cache.hpp).
+// `toolkits`, `cudnns`: the store's lists, which the caller read anyway.
+// `key`, when given, gets the detection and host-compiler keys the answer
+// holds under (store/activation_cache.hpp).
 Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
-                         PathStyle style, const std::vector<std::string>& roots, Stamps* key = nullptr) {
+                         PathStyle style, const std::vector<ToolkitRecord>& toolkits,
+                         const std::vector<CudnnRecord>& cudnns, Stamps* key = nullptr) {
     Activation a;
     a.spec = spec;
-    a.full_spec = pair ? pair->spec() : "system";
+    // CUDAENV_VERSION holds the exact pair, not the spec as typed: `current`,
+    // the shims and `env --json` then name the pair this environment has,
+    // even after a newer 12.x is installed (docs/specs.md).
+    a.full_spec = pair ? unique_spec(*pair, toolkits, cudnns) : "system";
     std::optional<PairEnv> penv;
     if (pair) {
         DetectionCache cache(store);
         cache.watch(key);
         a.folders = detect_pair(*pair, cache);
-        penv = pair_env(*a.folders, spec);
+        penv = pair_env(*a.folders, a.full_spec);
         // Linux: a default c++ newer than this nvcc accepts (core/host_compiler.hpp).
         if (style == PathStyle::posix && !platform::is_windows && !a.folders->toolkit.nvcc.empty()) {
             if (auto choice =
@@ -323,7 +327,9 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
         }
     }
     a.pair = std::move(pair);
-    a.diff = plan_use(penv, spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); }, style);
+    const auto roots = store_roots(store, toolkits, cudnns);
+    a.diff = plan_use(penv, a.full_spec, env, [&](const std::string& e) { return is_cuda_entry(e, roots, style); },
+                      style);
     // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
     const auto* ccbin = a.diff.find("NVCC_CCBIN");
     if (!a.notes.empty() && !(ccbin && ccbin->changed && ccbin->value)) a.notes.clear();
@@ -347,8 +353,7 @@ Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env,
             pair = select_pair(spec, store, toolkits, cudnns);
             choice = choice_explanation(spec, *pair, store, toolkits);
         }
-        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, store_roots(store, toolkits, cudnns),
-                               &key);
+        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, toolkits, cudnns, &key);
         a.choice = std::move(choice);
         return a;
     });
@@ -356,7 +361,7 @@ Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env,
 
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
                            PathStyle style) {
-    return plan_for_pair(store, pair, spec, env, style, store_roots(store, store.toolkits(), store.cudnns()));
+    return plan_for_pair(store, pair, spec, env, style, store.toolkits(), store.cudnns());
 }
 
 }  // namespace cudaenv

@@ -19,20 +19,34 @@ namespace {
                 hint);
 }
 
-// A pin is `<CUDA version> = "<cuDNN version>"`. A setting appended below
-// [pins] (`echo 'mirror = ...' >> config.toml`) lands in that table: refused
-// with the line, rather than read as a pin named "mirror" and ignored.
+// A pin is `<CUDA version> = "<cuDNN version>"`.
 void check_pin(const std::filesystem::path& file, std::string_view key, const toml::node& value) {
     if (!value.is_string()) bad(file, value, "pin for '" + std::string(key) + "' must be a string");
     if (!Version::parse(key))
         bad(file, value, "'" + std::string(key) + "' in [pins] is not a CUDA version, so it is no pin",
-            key == "mirror" || key == "global"
-                ? "'" + std::string(key) + "' is a setting: move its line above the [pins] table (TOML puts every line "
-                  "after a [table] header into that table)"
-                : "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
+            "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
     if (!Version::parse(value.as_string()->get()))
         bad(file, value, "the pin for CUDA " + std::string(key) + " is not a cuDNN version: '" + value.as_string()->get() + "'",
             "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
+}
+
+// A setting appended below [pins] (`echo 'mirror = ...' >> config.toml`, as
+// the docs once said) lands in that table. It is read as the setting (one
+// above [pins] wins) with a warning, never a reason for `use` or the prompt
+// hook to fail; Config::to_toml writes it above the tables.
+void setting_below_pins(const std::filesystem::path& file, std::string_view key, const toml::node& value,
+                        std::optional<std::string>& setting, std::vector<std::string>& warnings) {
+    const auto line = fsx::to_utf8(file) + ":" + std::to_string(value.source().begin.line);
+    const std::string toml_rule = "TOML puts every line after a [table] header into that table";
+    if (!value.is_string()) bad(file, value, "'" + std::string(key) + "' below [pins] must be a string");
+    if (setting) {
+        warnings.push_back(line + ": `" + std::string(key) + "` below [pins] is ignored: the one above it is used (" +
+                           toml_rule + "); remove this line");
+        return;
+    }
+    setting = value.as_string()->get();
+    warnings.push_back(line + ": `" + std::string(key) + "` is below [pins] (" + toml_rule +
+                       "): read as the setting; move the line above [pins] (cudaenv does when it next writes the file)");
 }
 
 std::string need_string(const std::filesystem::path& file, const toml::table& t, const char* key) {
@@ -71,6 +85,10 @@ Config Config::parse(const std::string& text, const std::filesystem::path& file)
     if (auto* p = root.get("pins")) {
         if (!p->is_table()) bad(file, *p, "'pins' must be a table");
         for (auto&& [k, v] : *p->as_table()) {
+            if (k.str() == "mirror" || k.str() == "global") {
+                setting_below_pins(file, k.str(), v, k.str() == "mirror" ? c.mirror : c.global, c.warnings);
+                continue;
+            }
             check_pin(file, k.str(), v);
             c.pins[std::string(k.str())] = v.as_string()->get();
         }

@@ -32,6 +32,10 @@ struct Config {
     std::map<std::string, std::string> pins;       // toolkit version -> cuDNN version
     std::vector<ExternalToolkit> toolkits;
     std::vector<ExternalCudnn> cudnns;
+    // What was read but not as written: a `mirror` or `global` line below
+    // [pins] (the old docs said to append it), read as the setting. Store
+    // prints each as a warning; the next write of config.toml puts it on top.
+    std::vector<std::string> warnings;
 
     // A missing file is an empty config; a malformed one throws Error
     // ("<file>:<line>:<col>: <reason>").

@@ -14,8 +14,9 @@ namespace {
 
 // The first record: what this is, and the text of the config.toml it copies.
 // 3: pins that are not versions are refused (a copy made before may hold one);
-// 4: every record checksummed (util/records.hpp).
-constexpr std::string_view config_copy_kind = "cudaenv config copy 4";
+// 4: every record checksummed (util/records.hpp); 5: the warnings of a
+// setting read below [pins] (Config::warnings).
+constexpr std::string_view config_copy_kind = "cudaenv config copy 5";
 
 }  // namespace
 
@@ -55,6 +56,8 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
                 e.version = version();
                 e.cuda_major = static_cast<int>(in.number());
                 c.cudnns.push_back(std::move(e));
+            } else if (what == "warning") {
+                c.warnings.push_back(in.str());
             } else if (what == "end") {
                 return c;  // complete: the last record made it to disk
             } else {
@@ -75,6 +78,7 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
     for (const auto& t : c.toolkits) records::put_record(out, {"toolkit", t.path, t.version.str()});
     for (const auto& e : c.cudnns)
         records::put_record(out, {"cudnn", e.path, e.variant, e.version.str(), std::to_string(e.cuda_major)});
+    for (const auto& w : c.warnings) records::put_record(out, {"warning", w});
     records::put_record(out, {"end"});
     // Only beside a store that is there; a read-only one (the shared system store, for a user) keeps no copy.
     save_cache_file(cache_file, out);

@@ -298,4 +298,11 @@ void DetectionCache::save() {
     save_cache_file(file_, out);
 }
 
+void detect_again(Store& store) {
+    DetectionCache cache(store);
+    cache.refresh();
+    for (const auto& t : store.toolkits()) cache.toolkit(t.path);
+    for (const auto& c : store.cudnns()) cache.cudnn(c.path, c.variant);
+}
+
 }  // namespace cudaenv

@@ -92,4 +92,7 @@ private:
     void put(const std::string& id, const Stamps& key, const std::vector<std::string>& data);
 };
 
+// `list --refresh`: every folder of the store detected again, and kept.
+void detect_again(Store& store);
+
 }  // namespace cudaenv

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <regex>
 #include <stdexcept>
 
 #include "store/config_cache.hpp"
@@ -119,6 +118,7 @@ Config& Store::config() {
         std::string text;
         config_ = load_config_cached(config_file(), config_cache_file(), &text);
         config_source_ = std::move(text);
+        for (const auto& w : config_->warnings) store_warning(w);
     }
     return *config_;
 }
@@ -164,8 +164,10 @@ std::vector<ToolkitRecord> Store::toolkits() {
     std::vector<ToolkitRecord> out;
     std::error_code ec;
     for (fs::directory_iterator it(toolkits_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+        // The entry's own type (no stat, but for a link): 2,000 toolkits cost a folder read.
         auto name = fsx::to_utf8(it->path().filename());
-        if (auto v = Version::parse(name); v && fsx::is_dir(it->path())) out.push_back({it->path(), *v, true});
+        std::error_code type_ec;
+        if (auto v = Version::parse(name); v && it->is_directory(type_ec)) out.push_back({it->path(), *v, true});
     }
     for (const auto& t : config().toolkits) out.push_back({fsx::from_utf8(t.path), t.version, false});
     if (shared_) append_shared(*shared_, out);
@@ -177,15 +179,16 @@ std::vector<CudnnRecord> Store::cudnns() {
     std::vector<CudnnRecord> out;
     std::error_code ec;
     for (fs::directory_iterator it(cudnn_dir(), ec), end; !ec && it != end; it.increment(ec)) {
-        // Built on first use: most stores have no managed cuDNN, and building a
-        // std::regex is a large part of what a tool shim call costs.
-        static const std::regex re(R"(([0-9.]+)_cuda([0-9]+))");
+        // "<version>_cuda<major>", read by a plain scan of the folder's name
+        // (no std::regex on a name anyone can make: its matcher recurses once
+        // a character, and building one cost a tool shim call much of its time).
         auto name = fsx::to_utf8(it->path().filename());
-        std::smatch m;
-        if (!std::regex_match(name, m, re) || !fsx::is_dir(it->path())) continue;
-        auto v = Version::parse(m[1].str());
+        auto sep = name.rfind("_cuda");
+        if (sep == std::string::npos) continue;
+        auto v = Version::parse(std::string_view(name).substr(0, sep));
         int cuda_major = 0;
-        if (!v || !str::parse_int(m[2].str(), cuda_major)) continue;  // not one of ours (stoi would throw)
+        if (!v || !str::parse_int(std::string_view(name).substr(sep + 5), cuda_major)) continue;  // not one of ours
+        if (std::error_code type_ec; !it->is_directory(type_ec)) continue;
         out.push_back({it->path(), "", *v, cuda_major, true});
     }
     for (const auto& c : config().cudnns)

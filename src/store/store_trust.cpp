@@ -32,21 +32,30 @@ std::vector<std::string> judge_path(const fs::path& path, const platform::PathTr
 }
 
 std::vector<std::string> judge_root(const fs::path& root, const platform::PathTrust& r, const fs::path& parent,
-                                    const platform::PathTrust& p) {
+                                    const platform::PathTrust& p, bool caller_admin) {
     auto out = judge_path(root, r, r);
+    const bool others_own_it = r.exists && !r.owner_admin && !r.owner_is_me;
     bool others_could_make_it = !p.exists || !p.writers.empty() || (!p.owner_admin && p.owner_id != r.owner_id);
-    if (r.exists && !r.owner_admin && !r.owner_is_me && others_could_make_it)
+    if (others_own_it && others_could_make_it) {
         out.insert(out.begin(), named(root) + " belongs to " + r.owner + ", and " + named(parent) +
                                     (p.writers.empty() ? " belongs to " + p.owner
                                                        : " can be changed by " + str::join(p.writers, " and ")) +
                                     ": anyone there could have made it");
+    } else if (others_own_it && caller_admin) {
+        // Root using a store another account owns: whatever that account puts
+        // in it goes first on root's PATH (issue 40 N4').
+        const std::string admin = platform::is_windows ? "an administrator" : "root";
+        out.insert(out.begin(), named(root) + " belongs to " + r.owner + ", and " + admin +
+                                    " uses no store another account owns: it could put programs on " + admin +
+                                    "'s PATH");
+    }
     return out;
 }
 
 std::vector<std::string> store_problems(const fs::path& root) {
     auto r = platform::path_trust(root);
     auto parent = fsx::absolute_normal(root).parent_path();
-    auto out = judge_root(root, r, parent, platform::path_trust(parent));
+    auto out = judge_root(root, r, parent, platform::path_trust(parent), platform::running_as_admin());
     for (const auto& p : {root / "toolkits", root / "cudnn", root / "config.toml"}) {
         auto more = judge_path(p, platform::path_trust(p), r);
         out.insert(out.end(), more.begin(), more.end());

@@ -7,7 +7,8 @@
 // Administrators, TrustedInstaller) or by the store's own owner (the admin
 // account that made it), that nobody else may change. A store owned by anyone
 // else counts only where nobody else could have made it first (its parent is
-// theirs or root's, and nobody else's to change) or when it is the caller's own.
+// theirs or root's, and nobody else's to change) or when it is the caller's own,
+// and never for root (an administrator), whose PATH that account would then fill.
 // CUDAENV_TRUST_SYSTEM_STORE=1 uses such a store anyway, with a warning each time.
 #include <filesystem>
 #include <string>
@@ -21,9 +22,12 @@ namespace cudaenv {
 // (empty when nothing is).
 std::vector<std::string> judge_path(const std::filesystem::path& path, const platform::PathTrust& t,
                                     const platform::PathTrust& root);
-// The same for the root itself, with its parent's answer.
+// The same for the root itself, with its parent's answer. `caller_admin`:
+// this process runs as root (an administrator), who uses no store another
+// account owns: that account could put programs on root's PATH.
 std::vector<std::string> judge_root(const std::filesystem::path& root, const platform::PathTrust& r,
-                                    const std::filesystem::path& parent, const platform::PathTrust& p);
+                                    const std::filesystem::path& parent, const platform::PathTrust& p,
+                                    bool caller_admin);
 
 // The system store at `root`: the folder, its toolkits/, cudnn/ and config.toml.
 std::vector<std::string> store_problems(const std::filesystem::path& root);

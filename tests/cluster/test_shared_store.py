@@ -155,7 +155,7 @@ class SharedStore(Base):
         p = self.user(f'eval "$({self.bin} init bash)"; cudaenv use 11.8+8.9.7 && printf "%s\\n" "$CUDA_PATH" '
                       '"$CUDNN_PATH" "$CUDAENV_VERSION"', shell=True)
         self.assertEqual(p.stdout.split(), [os.path.join(self.sys, "toolkits", "11.8.0"),
-                                            os.path.join(self.sys, "cudnn", "8.9.7_cuda11"), "11.8+8.9.7"])
+                                            os.path.join(self.sys, "cudnn", "8.9.7_cuda11"), "11.8.0+8.9.7"])
 
         p = self.user("check", "12.6+9.8", "--json", *SMALL)
         out = json.loads(p.stdout)
@@ -345,6 +345,34 @@ class Trust(Base):
         # Its own owner may use it: nothing crosses from one account to another.
         p = self.user("list", ok=None)
         self.assertNotIn("leaving out", p.stderr.replace(drop, ""))
+
+    def test_root_leaves_out_a_store_another_account_owns(self):
+        # Issue 40 N4': the store of an admin account (not root): its users use
+        # it, root does not, as that account could put programs on root's PATH.
+        subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", self.sys], check=True)
+        p = self.admin("list", "--json", env=self.root_env)
+        self.assertEqual(json.loads(p.stdout)["pairs"], [])
+        self.assertIn(f"cudaenv: warning: leaving out the shared system store: '{self.sys}' belongs to uid {NOBODY}, "
+                      "and root uses no store another account owns: it could put programs on root's PATH", p.stderr)
+        self.assertIn("CUDAENV_TRUST_SYSTEM_STORE=1", p.stderr)
+        # The explicit opt-in uses it, and says so.
+        env = dict(self.root_env, CUDAENV_TRUST_SYSTEM_STORE="1")
+        p = self.admin("list", "--json", env=env)
+        self.assertEqual([e["spec"] for e in json.loads(p.stdout)["pairs"]], ["12.6.3+none"])
+        self.assertIn("cudaenv: warning: using the shared system store although", p.stderr)
+        # Its owner, and another user of the cluster, use it without a word.
+        p = self.user("list", "--json")
+        self.assertEqual([e["spec"] for e in json.loads(p.stdout)["pairs"]], ["12.6.3+none"])
+        self.assertNotIn("leaving out", p.stderr)
+        other = os.path.join(self.tmp, "other")
+        os.makedirs(other)
+        os.chown(other, NOBODY - 1, NOBODY - 1)
+        p = subprocess.run(["setpriv", f"--reuid={NOBODY - 1}", f"--regid={NOBODY - 1}", "--clear-groups", "--",
+                            self.bin, "list", "--json"], env=dict(self.user_env, HOME=other), cwd=other,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual([e["spec"] for e in json.loads(p.stdout)["pairs"]], ["12.6.3+none"])
+        self.assertNotIn("leaving out", p.stderr)
 
     def test_a_new_store_is_made_writable_by_its_admin_only(self):
         shutil.rmtree(self.sys)

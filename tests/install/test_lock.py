@@ -449,17 +449,23 @@ class Plan(LockBase):
         self.assertIn(" download ", text)
         self.assertIn("archives, ", text)
 
-    def test_a_line_appended_below_pins_is_refused(self):
+    def test_a_line_appended_below_pins_is_read_as_the_setting(self):
+        # Issue 40 D11: read with a warning naming the line, never a failure;
+        # the next write of config.toml puts it above the tables.
         s = self.serve()
         self.run_cli("install", "12.6+9.8.0", "--mirror", s.url, "--quiet")
         config = self.store_path("config.toml")
         with open(config, "a") as f:  # what docs/install.md used to say
             f.write('mirror = "/media/usb/cudaenv-mirror"\n')
         lines = open(config).read().splitlines()
-        p = self.run_cli("list", ok=False)
-        self.assertIn(f"{config}:{len(lines)}:", p.stderr)
-        self.assertIn("'mirror' in [pins] is not a CUDA version", p.stderr)
-        self.assertIn("move its line above the [pins] table", p.stderr)
+        p = self.run_cli("list")
+        self.assertIn(f"cudaenv: warning: {config}:{len(lines)}: `mirror` is below [pins]", p.stderr)
+        self.assertIn("move the line above [pins]", p.stderr)
+        self.run_cli("pair", "12.6", "9.8.0")
+        text = open(config).read()
+        self.assertLess(text.index("mirror = "), text.index("[pins]"), text)
+        self.assertEqual(tomllib.loads(text)["mirror"], "/media/usb/cudaenv-mirror")
+        self.assertNotIn("warning", self.run_cli("list").stderr)
 
 
 class Kill(LockBase):

@@ -81,6 +81,10 @@ class Fixture:
         os.makedirs(bindir)
         self.cudaenv = os.path.join(bindir, "cudaenv")
         shutil.copy2(cudaenv, self.cudaenv)
+        # Its installer beside it (install, lock, sync, mirror; their completion).
+        installer = os.path.join(os.path.dirname(os.path.abspath(cudaenv)), "cudaenv-install")
+        if os.path.exists(installer):
+            shutil.copy2(installer, os.path.join(bindir, "cudaenv-install"))
         for d in (self.cuda118, self.cuda124, self.cudnn8, self.cudnn9):
             r = self.run_cudaenv("add", d)
             if r.returncode != 0:

@@ -291,7 +291,7 @@ class AutoSwitchTests(unittest.TestCase):
         self.assert_pair(snaps["p1b"], FIX.cuda118, FIX.cudnn8)
         for k in ("use", "use_p2", "use_out"):
             self.assert_pair(snaps[k], FIX.cuda118, None)
-            self.assertEqual(snaps[k]["env"]["CUDAENV_VERSION"], "11.8+none")
+            self.assertEqual(snaps[k]["env"]["CUDAENV_VERSION"], "11.8.89+none")
         self.assert_restored(snaps["deact"], start)
         self.assert_pair(snaps["p2b"], FIX.cuda124, FIX.cudnn9)
         self.assert_pair(snaps["local"], FIX.cuda118, FIX.cudnn8)
@@ -365,7 +365,8 @@ class AutoSwitchTests(unittest.TestCase):
         """The hook reads at most 8 KiB + 1 bytes of a version file, NUL bytes
         counted: bash's `read -N` drops NULs, so a .cudaenv of 50 MB of zeros
         (sparse here; 50 KB in git) was read to its end at every prompt. A
-        change past the bound, which the binary never reads, starts no process."""
+        change past the first NUL byte, where the binary refuses the file,
+        starts no process; one before it does."""
         if ARGS.shell == "fish":
             self.skipTest("fish's read stops at a NUL; its key holds the file's time of change instead")
         proj = os.path.join(FIX.tmp, "auto zeros")
@@ -391,19 +392,68 @@ class AutoSwitchTests(unittest.TestCase):
                 fh.write(b"x")
             s.send(again)
             s.snap("far")
-            with open(f, "r+b") as fh:  # inside it: the key changes, the hook runs
-                fh.seek(100)
+            with open(f, "r+b") as fh:  # before the first NUL: the key changes, the hook runs
+                fh.seek(2)
                 fh.write(b"y")
             s.send(again)
             s.snap("near")
         finally:
             s.close()
         execs = s.execs()
-        self.assertEqual(len(cudaenv_calls_between(execs, "start", "inproj")), 1)  # it says the file is too large
-        self.assertIn("larger than 8 KiB", s.output())
+        # The binary refuses the file at its first NUL byte (issue 40 N7), and says so once.
+        self.assertEqual(len(cudaenv_calls_between(execs, "start", "inproj")), 1)
+        self.assertIn(".cudaenv:2: holds a NUL byte", s.output())
         self.assertEqual(cudaenv_calls_between(execs, "inproj", "idle"), [])
         self.assertEqual(cudaenv_calls_between(execs, "idle", "far"), [])
         self.assertEqual(len(cudaenv_calls_between(execs, "far", "near")), 1)
+
+    def test_an_unchanged_prompt_reads_a_nul_file_once(self):
+        """Issue 40 N7: in a folder whose .cudaenv is NUL bytes, an unchanged
+        prompt cost bash up to 8,193 `read`s (171-448 ms), one per NUL. The
+        binary refuses a version file at its first NUL byte (a spec has none),
+        so the hook stops there too: one `read`. UTF-16 (its byte-order mark)
+        is read on to its first NUL character or 257 bytes. Counted, not timed:
+        the shell's `read` (zsh: `sysread`) is wrapped by a function that
+        counts its calls, and one prompt is a command line with nothing to switch."""
+        if ARGS.shell not in ("bash", "zsh"):
+            self.skipTest("fish and PowerShell read a file with one call whatever it holds")
+        base = os.path.join(FIX.tmp, "auto nuls")
+        files = {"zeros": b"\0" * 8192, "utf16-zeros": b"\xff\xfe" + b"\0" * 8190,
+                 "utf16-long": b"\xff\xfe" + ("#" * 4000).encode("utf-16-le"),
+                 "utf16": b"\xff\xfe" + "11.8\r\n".encode("utf-16-le")}
+        for name, data in files.items():
+            os.makedirs(os.path.join(base, name), exist_ok=True)
+            with open(os.path.join(base, name, ".cudaenv"), "wb") as fh:
+                fh.write(data)
+        wrap = {"bash": '__ce_reads=0\nread() { __ce_reads=$((__ce_reads + 1)); builtin read "$@"; }\n',
+                "zsh": "__ce_reads=0\nsysread() { (( __ce_reads++ )); builtin sysread \"$@\"; }\n"}[ARGS.shell]
+        d = Dialect(ARGS.shell)
+        s = Session(ARGS.shell, d.load(auto_switch=True) + wrap, FIX.home)
+        counts = {}
+        try:
+            s.snap("start")
+            for name in files:
+                s.send(d.cd(os.path.join(base, name)).strip())
+                s.snap("in-" + name)
+                s.send("__ce_reads=0")  # the prompt after it is unchanged: what it reads is counted
+                s.send("echo \"READS[%s]=$__ce_reads\"" % name)
+                s.snap("idle-" + name)
+                m = re.findall(r"READS\[%s\]=(\d+)" % re.escape(name), s.output())
+                counts[name] = int(m[-1]) if m else None
+        finally:
+            s.close()
+        print("reads per unchanged prompt (%s): %s" % (ARGS.shell, counts))
+        one = 1 if ARGS.shell == "zsh" else None  # zsh: one sysread of the whole head, whatever it holds
+        self.assertEqual(counts["zeros"], 1)
+        self.assertEqual(counts["utf16-zeros"], one or 2)  # the BOM's piece, then the first NUL character
+        self.assertEqual(counts["utf16"], one or 7)  # a piece per character: "11.8\r\n" and the end
+        self.assertLessEqual(counts["utf16-long"], one or 129)  # 257 bytes, a NUL every other byte
+        execs = s.execs()
+        for name in files:
+            self.assertEqual(cudaenv_calls_between(execs, "in-" + name, "idle-" + name), [], name)
+        self.assertIn(".cudaenv:1: holds a NUL byte", s.output())
+        self.assertIn(".cudaenv:1: holds a NUL character", s.output())
+        self.assertIn("is UTF-16 and larger than 256 bytes", s.output())
 
 
 def main():

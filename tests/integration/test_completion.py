@@ -131,13 +131,13 @@ class Terminal:
         self.write("\x01__seen \r")  # Ctrl-A: the start of the line (emacs keys in every shell here)
         return self.read_until(rb"SEEN\[([^\]\r\n]*)\]", start).group(1).decode("utf-8").strip()
 
-    def shown_after_tabs(self, typed):
-        """What the shell lists after typing `typed` and TAB."""
+    def shown_after_tabs(self, typed, listed=rb"\bexport\b"):
+        """What the shell lists after typing `typed` and TAB (once `listed` shows)."""
         start = len(self.buf)
         # bash and PSReadLine (emacs keys) list them at the second TAB, zsh and fish at the first.
         self.write(typed + ("\t\t" if self.shell in ("bash", "pwsh") else "\t"))
         # "ex" alone never becomes "export": the word shows only in a list.
-        self.read_until(rb"\bexport\b", start)
+        self.read_until(listed, start)
         time.sleep(1.0)
         text = self.buf[start:].decode("utf-8", "replace")
         self.write("\x03")  # Ctrl-C: drop the line
@@ -187,6 +187,16 @@ class CompletionTests(unittest.TestCase):
         os.makedirs(os.path.join(FIX.tmp, "toolkit-dir-for-completion"), exist_ok=True)
         line = self.t.line_after_tab("cudaenv add toolkit-dir-f")
         self.assertRegex(line, r"^cudaenv add (\./)?toolkit-dir-for-completion")  # PowerShell writes ./
+
+    def test_installer_commands(self):
+        # install, lock, sync and mirror live in cudaenv-install, which answers
+        # for their options and subcommands (issue 40 D9).
+        for typed, completed in (("install --mir", "install --mirror"), ("install --conn", "install --connections"),
+                                 ("lock --plat", "lock --platform"), ("sync --fro", "sync --frozen"),
+                                 ("mirror cr", "mirror create"), ("mirror create --lo", "mirror create --lock")):
+            self.assertEqual(self.t.line_after_tab("cudaenv " + typed), "cudaenv " + completed)
+        shown = self.t.shown_after_tabs("cudaenv mirror ", rb"\bverify\b")
+        self.assertIn("create", shown)
 
     def test_several_candidates_are_listed(self):
         shown = self.t.shown_after_tabs("cudaenv ex")

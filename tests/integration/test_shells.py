@@ -239,7 +239,8 @@ class ShellTests(unittest.TestCase):
         before = r["before"]
         self.assertEqual(before["nvcc_path"], "")
         self.assert_pair(r["u118"], FIX.cuda118, FIX.cudnn8, "11.8", before)
-        self.assertEqual(r["u118"]["env"]["CUDAENV_VERSION"], "11.8")
+        # The exact pair `use 11.8` chose, as `current` and `env --json` name it (issue 40 D12).
+        self.assertEqual(r["u118"]["env"]["CUDAENV_VERSION"], "11.8.89+8.9.7")
         self.assert_pair(r["u124"], FIX.cuda124, FIX.cudnn9, "12.4", before)
         self.assert_pair(r["u118b"], FIX.cuda118, FIX.cudnn8, "11.8", before)
         off = r["off"]

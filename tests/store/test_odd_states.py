@@ -2,6 +2,7 @@
 gets one `cudaenv: error:` line naming the path (and a hint), a non-zero
 exit and no crash, and nothing on disk changes."""
 import os
+import shlex
 import subprocess
 import sys
 import unittest
@@ -88,6 +89,39 @@ class OddStatesTest(unittest.TestCase):
         lines = self.fails_clearly(["add", d], "is not UTF-8", "config.toml cannot hold")
         self.assertTrue(lines[1].startswith("hint: rename the folder"), lines)
         self.assertFalse(os.path.exists(self.config))
+
+    def test_a_setting_below_pins_is_read_with_a_warning(self):
+        # Issue 40 D11: `echo 'mirror = ...' >> config.toml`, as the old docs
+        # said, lands in [pins]. Read as the setting with a warning naming the
+        # line: never a reason for `use` or the prompt hook to fail.
+        tk = storetest.make_toolkit(os.path.join(self.s.tmp, "cuda-12.4"), "12.4")
+        text = ('[pins]\n"12.4.0" = "9.1.0"\nmirror = "/media/usb/cudaenv-mirror"\n\n'
+                '[[toolkit]]\npath = "%s"\nversion = "12.4.0"\n' % tk)
+        storetest.write(self.config, text)
+        warning = "cudaenv: warning: %s:3: `mirror` is below [pins]" % self.config
+        rc, out, err = self.s.run("list")
+        self.assertEqual(rc, 0, err)
+        self.assertIn(warning, err)  # said wherever config.toml is read (a kept activation reads none)
+        for args, kw in ((["env", "12.4", "--shell", "bash"], {}), (["use", "12.4"], {"CUDAENV_SHELL": "bash"})):
+            rc, out, err = self.s.run(*args, **kw)
+            self.assertEqual(rc, 0, "%s: %s" % (args, err))
+            self.assertIn("export CUDA_PATH='%s'" % tk, out)
+        # The prompt hook of a real bash switches to the project's pair.
+        proj = os.path.join(self.s.tmp, "proj")
+        storetest.write(os.path.join(proj, ".cudaenv"), "12.4\n")
+        script = 'eval "$(%s init bash)"; cd %s; __cudaenv_hook; printf "%%s" "$CUDA_PATH"' % (
+            shlex.quote(storetest.EXE), shlex.quote(proj))
+        p = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], env=self.s.env(), cwd=self.s.tmp,
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual((p.returncode, p.stdout), (0, tk), p.stderr)
+        with open(self.config) as f:
+            self.assertEqual(f.read(), text)  # reading changes nothing
+        # The next write of config.toml puts it on top, as a setting.
+        rc, _, err = self.s.run("global", "12.4")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.s.config()["mirror"], "/media/usb/cudaenv-mirror")
+        rc, _, err = self.s.run("list")
+        self.assertNotIn("warning", err)
 
     def test_fifo_config_does_not_hang(self):
         os.mkfifo(self.config)

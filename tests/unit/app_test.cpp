@@ -78,7 +78,12 @@ TEST_CASE("a start sets up what the command line needs") {
         CHECK(run({"no-such-command"}).status == 2);
         CHECK(run({"no-such-command"}).err ==
               "cudaenv: error: unknown command 'no-such-command'\nhint: `cudaenv --help` lists every command\n");
-        CHECK(run({}).err.starts_with("cudaenv: error: A subcommand is required\n"));
+        CHECK(run({}).err == "cudaenv: error: no command given\nhint: `cudaenv --help` lists every command\n");
+        // A command that wants a subcommand names them (issue 40 D12: `cudaenv mirror` said only
+        // "A subcommand is required").
+        auto kernel = run({"kernel"});
+        CHECK(kernel.status == 2);
+        CHECK(kernel.err.starts_with("cudaenv: error: `cudaenv kernel` needs a subcommand: add, list, remove\nhint: add: "));
         CHECK(run({"-v"}).status == 2);
     }
     SUBCASE("a mistyped command: the nearest one is named") {

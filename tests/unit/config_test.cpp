@@ -94,17 +94,27 @@ TEST_CASE("Config::load") {
         CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\ncuda_major = \"12\"\n"), shown + ":4:"));
         CHECK(contains(load_error(tmp, "[[cudnn]]\npath = \"/x\"\nversion = \"9.1\"\nvariant = 12.6\n"), shown + ":4:"));
     }
-    SUBCASE("a line appended below [pins] is refused, not read as a pin (docs/install.md's old advice)") {
-        // `echo 'mirror = "..."' >> config.toml` once a [pins] table exists.
-        auto msg = load_error(tmp, "[pins]\n\"12.6.3\" = \"9.8.0\"\nmirror = \"/media/usb/cudaenv-mirror\"\n");
-        CHECK(contains(msg, shown + ":3:"));
-        CHECK(contains(msg, "'mirror' in [pins] is not a CUDA version"));
-        try {
-            Config::parse("[pins]\nmirror = \"/m\"\n", file);
-            FAIL("no error");
-        } catch (const Error& e) {
-            CHECK(contains(e.hint(), "move its line above the [pins] table"));
-        }
+    SUBCASE("a setting appended below [pins] is read as the setting, with a warning (issue 40 D11)") {
+        // `echo 'mirror = "..."' >> config.toml` once a [pins] table exists (docs/install.md's old advice).
+        auto c = Config::parse("[pins]\n\"12.6.3\" = \"9.8.0\"\nmirror = \"/media/usb/cudaenv-mirror\"\n", file);
+        CHECK(c.mirror == "/media/usb/cudaenv-mirror");
+        CHECK(c.pins == std::map<std::string, std::string>{{"12.6.3", "9.8.0"}});
+        REQUIRE(c.warnings.size() == 1);
+        CHECK(contains(c.warnings[0], shown + ":3: `mirror` is below [pins]"));
+        CHECK(contains(c.warnings[0], "move the line above [pins]"));
+        // Written back, it is a setting again, above the tables.
+        auto again = Config::parse(c.to_toml(), file);
+        CHECK(again.mirror == c.mirror);
+        CHECK(again.warnings.empty());
+        CHECK(c.to_toml().find("mirror = ") < c.to_toml().find("[pins]"));
+        // One above [pins] wins; the one below is named as ignored.
+        c = Config::parse("global = \"12\"\n[pins]\nglobal = \"11.8\"\n", file);
+        CHECK(c.global == "12");
+        REQUIRE(c.warnings.size() == 1);
+        CHECK(contains(c.warnings[0], "ignored"));
+        // Not a string: still an error with its line; any other word is still no pin.
+        CHECK(contains(load_error(tmp, "[pins]\nmirror = 3\n"), shown + ":2:"));
+        CHECK(contains(load_error(tmp, "[pins]\nmirrors = \"/m\"\n"), "'mirrors' in [pins] is not a CUDA version"));
         CHECK(contains(load_error(tmp, "[pins]\n\"12.6.3\" = \"nine\"\n"), "is not a cuDNN version: 'nine'"));
         CHECK(contains(load_error(tmp, "[pins]\n\"12.6.3\" = \"9.8.0\"\n\"12.4 \" = \"9.1\"\n"), shown + ":3:"));
     }

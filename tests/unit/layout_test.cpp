@@ -69,6 +69,26 @@ TEST_CASE("toolkit layout: pip") {
     CHECK(&recognize_toolkit(bare) == &toolkit_standard);
 }
 
+TEST_CASE("a wheel's dist-info name is read by a bounded scan, in either case (issue 40 R1)") {
+    TempDir tmp("layout");
+    auto site = tmp / "venv" / "lib" / "python3.12" / "site-packages";
+    auto root = fsx::absolute_normal(site / "nvidia" / "cudnn");
+    write(root / "__init__.py");
+    // Names that only look like one come first in no order: none of them is taken.
+    for (const char* odd : {"nvidia_cudnn_cu-9.1.0.dist-info", "nvidia_cudnn_cu12-.dist-info",
+                            "nvidia_cudnn_cu12-9.1.0a.dist-info", "nvidia_cudnn_cu12_9.1.0.dist-info",
+                            "nvidia_cudnn_cux-9.1.0.dist-info", "nvidia_cudnn_cu12-9.1.0.dist-infox"})
+        fs::create_directories(site / odd);
+    // A name near the longest a folder may have (255 bytes), digits all along.
+    fs::create_directories(site / ("nvidia_cudnn_cu" + std::string(225, '1') + "-.dist-info"));
+    CHECK_FALSE(pip_dist_info(root, "nvidia_cudnn").has_value());
+    fs::create_directories(site / "NVIDIA_CUDNN_CU12-9.6.0.74.DIST-INFO");
+    auto meta = pip_dist_info(root, "nvidia_cudnn");
+    REQUIRE(meta.has_value());
+    CHECK(meta->first == *Version::parse("9.6.0.74"));
+    CHECK(meta->second == 12);
+}
+
 TEST_CASE("toolkit layout: runtime-only") {
     TempDir tmp("layout");
     auto root = fsx::absolute_normal(tmp / "app");

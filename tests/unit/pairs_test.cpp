@@ -62,6 +62,12 @@ TEST_CASE("Store inventory") {
         fs::create_directories(f.store.toolkits_dir() / "not-a-version");
         fs::create_directories(f.store.cudnn_dir() / "9.1.0_cuda99999999999");
         fs::create_directories(f.store.cudnn_dir() / "9.1.0.1.2.3_cuda12");
+        // Read by a bounded scan, not std::regex (issue 40 R1): each of these is passed over.
+        for (const char* odd : {"_cuda12", "9.1.0_cuda", "9.1.0_CUDA12", "9.1.0_cuda12_cuda12", "9.1.0_cuda+12",
+                                "9.1.0_cuda-1", "9..1_cuda12", ".9.1_cuda12"})
+            fs::create_directories(f.store.cudnn_dir() / odd);
+        fs::create_directories(f.store.cudnn_dir() / (std::string(240, '9') + "_cuda12"));
+        fs::create_directories(f.store.cudnn_dir() / ("9.1.0_cuda" + std::string(240, '1')));
         testsupport::write(f.store.toolkits_dir() / "13.0.0");  // a file, not a folder
         CHECK(f.store.toolkits().size() == 3);
         CHECK_NOTHROW(f.store.cudnns());

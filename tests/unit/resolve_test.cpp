@@ -224,3 +224,46 @@ TEST_CASE("errors quote no more than a short clean prefix of a version file") {
         CHECK(contains(error_of([&] { find_version_file(tmp.path()); }), "larger than 8 KiB"));
     }
 }
+
+TEST_CASE("a version file with a NUL is refused at the NUL, before its size (issue 40 N7)") {
+    using namespace std::string_literals;
+    auto u16le = [](std::string_view ascii) {
+        std::string out = "\xFF\xFE";
+        for (char c : ascii) out += std::string{c, '\0'};
+        return out;
+    };
+    SUBCASE("the rule over a file's head and size") {
+        CHECK_FALSE(not_a_version_file("12.4\n", 5).has_value());
+        auto nul = not_a_version_file("# c\n12\0.4\n"s, 10);
+        REQUIRE(nul.has_value());
+        CHECK(nul->line == 2);
+        CHECK(contains(nul->why, "holds a NUL byte"));
+        // A NUL in the head decides before the size: the hooks stop reading there.
+        CHECK(contains(not_a_version_file(std::string(8192, '\0') + "x", 50u << 20)->why, "NUL byte"));
+        CHECK(not_a_version_file(std::string(8193, '#'), 9000)->why == "larger than 8 KiB");
+        // UTF-16: NUL bytes are its text; a NUL character is not.
+        CHECK_FALSE(not_a_version_file(u16le("12.4\r\n"), 14).has_value());
+        auto ch = not_a_version_file(u16le("# a\r\n") + std::string(2, '\0'), 16);
+        REQUIRE(ch.has_value());
+        CHECK(ch->line == 2);
+        CHECK(contains(ch->why, "holds a NUL character"));
+        auto big = u16le(std::string(200, '#'));
+        CHECK(contains(not_a_version_file(big, big.size())->why, "is UTF-16 and larger than 256 bytes"));
+        auto ok = u16le(std::string(127, '#'));
+        CHECK_FALSE(not_a_version_file(ok, ok.size()).has_value());
+    }
+    SUBCASE("through find_version_file") {
+        TempDir tmp("resolve");
+        auto deep = tmp / "a" / "b";
+        fs::create_directories(deep);
+        write(tmp / "a" / ".cudaenv", std::string(8192, '\0'));
+        CHECK(contains(error_of([&] { find_version_file(deep); }), ".cudaenv:1: holds a NUL byte"));
+        // 50 MB with a spec, then NULs: refused at the NUL, not for its size.
+        write(tmp / "a" / ".cudaenv", "11.8\n" + std::string(70000, '\0'));
+        CHECK(contains(error_of([&] { find_version_file(deep); }), ".cudaenv:2: holds a NUL byte"));
+        // A .tool-versions that is no text is passed over, as one over 8 KiB is.
+        write(tmp / "a" / ".cudaenv", "11.8\n");
+        write(deep / ".tool-versions", "cuda 12.4\n\0"s);
+        CHECK(find_version_file(deep)->spec == S("11.8"));
+    }
+}

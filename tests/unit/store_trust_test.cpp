@@ -39,17 +39,31 @@ TEST_CASE("judge_path: owned by an administrator or the store's owner, changed b
 TEST_CASE("judge_root: a store owned by another account counts when nobody else could have made it") {
     auto sticky = admin();
     sticky.writers = {"everyone (mode 1777)"};
-    CHECK(judge_root("/opt/cudaenv", admin(), "/opt", admin()).empty());
-    CHECK(judge_root("/tmp/cudaenv", admin(), "/tmp", sticky).empty());  // root's own, wherever it is
-    CHECK(judge_root("/shared/cudaenv", user("900"), "/shared", admin()).empty());  // root gave it to its admin
-    auto first = judge_root("/tmp/cudaenv", user("1000"), "/tmp", sticky);
+    CHECK(judge_root("/opt/cudaenv", admin(), "/opt", admin(), false).empty());
+    CHECK(judge_root("/tmp/cudaenv", admin(), "/tmp", sticky, false).empty());  // root's own, wherever it is
+    CHECK(judge_root("/shared/cudaenv", user("900"), "/shared", admin(), false).empty());  // root gave it to its admin
+    auto first = judge_root("/tmp/cudaenv", user("1000"), "/tmp", sticky, false);
     REQUIRE_FALSE(first.empty());
     CHECK(first[0] == "'/tmp/cudaenv' belongs to uid 1000, and '/tmp' can be changed by everyone (mode 1777): "
                       "anyone there could have made it");
     auto mine = user("1000");
     mine.owner_is_me = true;
-    CHECK(judge_root("/tmp/cudaenv", mine, "/tmp", sticky).empty());  // the caller's own: nothing crosses accounts
-    CHECK_FALSE(judge_root("/home/m/cudaenv", user("1000"), "/home/m", user("1001")).empty());
+    CHECK(judge_root("/tmp/cudaenv", mine, "/tmp", sticky, false).empty());  // the caller's own: nothing crosses accounts
+    CHECK_FALSE(judge_root("/home/m/cudaenv", user("1000"), "/home/m", user("1001"), false).empty());
+}
+
+TEST_CASE("judge_root: root uses no store another account owns (issue 40 N4')") {
+    // The admin account's store that its users use is left out for root: that
+    // account could put a toolkit first on root's PATH.
+    auto refused = judge_root("/shared/cudaenv", user("900"), "/shared", admin(), true);
+    REQUIRE_FALSE(refused.empty());
+    CHECK(refused[0].starts_with("'/shared/cudaenv' belongs to uid 900, and "));
+    CHECK(refused[0].find("could put programs on") != std::string::npos);
+    // Root's own store is used, and an administrator's own (on Windows owned by that user).
+    CHECK(judge_root("/opt/cudaenv", admin(), "/opt", admin(), true).empty());
+    auto mine = user("1000");
+    mine.owner_is_me = true;
+    CHECK(judge_root("/srv/cudaenv", mine, "/srv", admin(), true).empty());
 }
 
 TEST_CASE("store_problems on real folders") {

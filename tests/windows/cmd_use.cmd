@@ -62,7 +62,8 @@ if not "%PATH%"=="%EXPECT%" goto fail_use_path
 if not "%CUDA_PATH%"=="%TK%" goto fail_use_cuda_path
 if not "%CUDA_PATH_V11_8%"=="%TK%" goto fail_use_cuda_path
 if not "%CUDNN_PATH%"=="%DNN%" goto fail_use_cuda_path
-if not "%CUDAENV_VERSION%"=="11.8" goto fail_use_cuda_path
+rem CUDAENV_VERSION is the exact pair `use` activated (docs/specs.md).
+if not "%CUDAENV_VERSION%"=="11.8.0+8.9.7" goto fail_use_cuda_path
 if defined __CUDAENV_TMP goto fail_leftover
 if defined __CUDAENV_CP goto fail_leftover
 if defined CUDAENV_SHELL goto fail_leftover

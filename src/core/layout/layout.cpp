@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <regex>
 
 #include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
@@ -126,17 +125,40 @@ std::vector<fs::path> cudnn_include_dirs(const fs::path& root) {
 
 std::vector<fs::path> none() { return {}; }
 
+namespace {
+
+// "<prefix>_cu<N>-<version>.dist-info" (either case) as {N, version}; a
+// plain scan, bounded by the name: a folder name is the user's, and
+// std::regex's matcher recurses once per character.
+std::optional<std::pair<std::string_view, std::string_view>> dist_info_parts(std::string_view name,
+                                                                             std::string_view prefix) {
+    constexpr std::string_view tail = ".dist-info";
+    const std::string head = std::string(prefix) + "_cu";
+    if (name.size() < head.size() + tail.size() || !str::starts_with_icase(name, head) ||
+        !str::iequals_ascii(name.substr(name.size() - tail.size()), tail))
+        return std::nullopt;
+    auto mid = name.substr(head.size(), name.size() - head.size() - tail.size());
+    auto dash = mid.find('-');
+    if (dash == std::string_view::npos) return std::nullopt;
+    auto major = mid.substr(0, dash), version = mid.substr(dash + 1);
+    if (!str::is_digits(major) || version.empty() ||
+        version.find_first_not_of("0123456789.") != std::string_view::npos)
+        return std::nullopt;
+    return std::pair{major, version};
+}
+
+}  // namespace
+
 std::optional<std::pair<Version, int>> pip_dist_info(const fs::path& pkg_root, const std::string& prefix) {
     if (fsx::to_utf8(pkg_root.parent_path().filename()) != "nvidia") return std::nullopt;
     const auto site = pkg_root.parent_path().parent_path();
-    const std::regex re(prefix + "_cu([0-9]+)-([0-9.]+)\\.dist-info", std::regex::icase);
     for (const auto& n : list_names(site)) {
-        std::smatch m;
-        if (!std::regex_match(n, m, re)) continue;
-        auto v = Version::parse(str::trim(m[2].str()));
+        auto parts = dist_info_parts(n, prefix);
+        if (!parts) continue;
+        auto v = Version::parse(parts->second);
         if (!v) return std::nullopt;
         int major = 0;
-        str::parse_int(m[1].str(), major);
+        str::parse_int(parts->first, major);
         return std::make_pair(*v, major);
     }
     return std::nullopt;
