@@ -264,6 +264,39 @@ class Sync(LockBase):
         self.assertEqual(open(os.path.join(ci, ".cudaenv")).read(), "12.6+9.8\n")
         self.assertIn("in sync", self.cli("install", "--locked", cwd=ci).stdout)
 
+    def test_store_only_and_print_pair(self):
+        # CI with a checkout that holds only the lock: the store changes, the checkout does not,
+        # and a script gets the pair alone on stdout (the GitHub Action, issue 40 R8).
+        s = self.serve()
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        ci = os.path.join(self.work, "ci")
+        os.makedirs(ci)
+        shutil.copy(os.path.join(self.project, "cudaenv.lock"), ci)
+        p = self.cli("sync", "--frozen", "--store-only", "--print-pair", "--quiet", cwd=ci)
+        self.assertEqual(p.stdout, "12.6.3+9.8.0\n")
+        self.assertIn("synced 12.6.3+9.8.0", p.stderr)
+        self.assertIn("paired CUDA 12.6.3 with cuDNN 9.8.0", p.stderr)  # the pin is the store's
+        self.assertEqual(os.listdir(ci), ["cudaenv.lock"])
+        before, digest = s.requests(), self.store_digest()
+        p = self.cli("sync", "--frozen", "--store-only", "--print-pair", cwd=ci)  # answered by cudaenv itself
+        self.assertEqual((p.stdout, p.stderr),
+                         ("12.6.3+9.8.0\n", f"in sync: 12.6.3+9.8.0 ({os.path.join(ci, 'cudaenv.lock')})\n"))
+        self.assertEqual((s.requests(), self.store_digest(), os.listdir(ci)), (before, digest, ["cudaenv.lock"]))
+        # --locked --store-only: the lock must still match .cudaenv.
+        self.pin_project("12.6.3+none")
+        p = self.cli("sync", "--locked", "--store-only", "--print-pair", ok=False)
+        self.assert_one_line_error(p, "is out of date")
+        self.pin_project("12.6+9.8")
+        self.assertEqual(self.cli("sync", "--locked", "--store-only", "--print-pair").stdout, "12.6.3+9.8.0\n")
+        self.assertEqual(self.cli("sync", "--print-pair").stdout, "12.6.3+9.8.0\n")  # plain: it may write the project
+        for args, what in ((["--store-only"], "--store-only goes with --frozen or --locked"),
+                           (["--frozen", "--print-pair", "--dry-run"], "--print-pair prints the pair a sync made ready")):
+            p = self.cli("sync", *args, ok=False, cwd=ci)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(what, p.stderr)
+        self.assertEqual(os.listdir(ci), ["cudaenv.lock"])
+
     def test_a_newer_install_shadowing_the_locked_pair_is_answered_in_cudaenv(self):
         s = self.serve()
         self.pin_project("12.6+9.8")
