@@ -36,16 +36,24 @@ void run_forward(Context& ctx, const std::string& command, const std::vector<std
 
 // A `sync` with nothing to do is answered here (install/sync_plan.hpp): no
 // installer started, none of its shared libraries loaded. Any flag but these
-// goes to cudaenv-install, as does every sync with work (or an error) ahead.
+// goes to cudaenv-install, as does every sync with work (or an error) ahead
+// (and a usage error: --store-only without --frozen or --locked).
 void run_sync(Context& ctx, const std::vector<std::string>& rest) {
     using Mode = install::SyncOptions::Mode;
     auto has = [&](const char* flag) { return std::find(rest.begin(), rest.end(), flag) != rest.end(); };
     bool simple = std::all_of(rest.begin(), rest.end(), [](const std::string& a) {
-        return a == "--locked" || a == "--frozen" || a == "-q" || a == "--quiet";
+        return a == "--locked" || a == "--frozen" || a == "-q" || a == "--quiet" || a == "--store-only" ||
+               a == "--print-pair";
     });
-    if (simple && !(has("--locked") && has("--frozen"))) {
+    if (simple && !(has("--locked") && has("--frozen")) &&
+        !(has("--store-only") && !has("--locked") && !has("--frozen"))) {
         auto mode = has("--frozen") ? Mode::frozen : has("--locked") ? Mode::locked : Mode::plain;
-        if (install::sync_has_nothing_to_do(ctx.store(), ctx.cwd(), mode, std::cout)) return;
+        bool print_pair = has("--print-pair");
+        if (install::sync_has_nothing_to_do(ctx.store(), ctx.cwd(), mode, print_pair ? std::cerr : std::cout,
+                                            has("--store-only"))) {
+            if (print_pair) std::cout << install::locked_pair(ctx.cwd(), mode) << "\n";
+            return;
+        }
     }
     run_forward(ctx, "sync", rest);
 }

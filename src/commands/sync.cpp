@@ -1,5 +1,6 @@
-// cudaenv sync [--locked|--frozen]: the store holds exactly the pair of the
-// project's cudaenv.lock and the project uses it (install/sync.hpp).
+// cudaenv sync [--locked|--frozen] [--store-only] [--print-pair]: the store
+// holds exactly the pair of the project's cudaenv.lock and the project uses it
+// (install/sync.hpp).
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -18,7 +19,7 @@ namespace cudaenv {
 namespace {
 
 struct SyncArgs {
-    bool locked = false, frozen = false, dry_run = false;
+    bool locked = false, frozen = false, dry_run = false, store_only = false, print_pair = false;
     DownloadOptions download;
     std::string mirror;
 };
@@ -27,15 +28,23 @@ void run_sync(Context& ctx, const SyncArgs& args) {
     if (args.locked && args.frozen)
         throw UsageError("--locked and --frozen exclude each other",
                          "--locked: fail when cudaenv.lock is out of date; --frozen: use it as it is");
+    if (args.store_only && !args.locked && !args.frozen)
+        throw UsageError("--store-only goes with --frozen or --locked",
+                         "a plain sync may write cudaenv.lock and .cudaenv");
+    if (args.print_pair && args.dry_run)
+        throw UsageError("--print-pair prints the pair a sync made ready; --dry-run makes nothing ready");
     using Mode = install::SyncOptions::Mode;
     install::SyncOptions opts;
     opts.mode = args.locked ? Mode::locked : args.frozen ? Mode::frozen : Mode::plain;
+    opts.store_only = args.store_only;
     opts.quiet = args.download.quiet;
     opts.dry_run = args.dry_run;
     opts.connections = install::choose_connections(args.download.connections);
     // "" = the lock's own mirror; the hashes in the lock make any mirror safe.
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror, "");
-    if (install::sync_project(ctx.store(), ctx.cwd(), opts, std::cout)) update_shims(ctx);
+    // --print-pair: stdout holds the pair alone, for a script; the report goes to stderr.
+    if (install::sync_project(ctx.store(), ctx.cwd(), opts, args.print_pair ? std::cerr : std::cout)) update_shims(ctx);
+    if (args.print_pair) std::cout << install::locked_pair(ctx.cwd(), opts.mode) << "\n";
 }
 
 }  // namespace
@@ -48,6 +57,9 @@ void register_sync(CLI::App* cmd, Context& ctx) {
                     "Mirror folder or URL to fetch from (default: $CUDAENV_MIRROR, config.toml `mirror`, else the "
                     "lock's)");
     cmd->add_flag("--dry-run", args->dry_run, "Print what would be installed; change nothing");
+    cmd->add_flag("--store-only", args->store_only,
+                  "With --frozen or --locked: change only the store, write no .cudaenv (a CI checkout stays clean)");
+    cmd->add_flag("--print-pair", args->print_pair, "Print only the locked pair on stdout (the report on stderr)");
     add_download_options(cmd, args->download);
     cmd->callback([&ctx, args] { run_sync(ctx, *args); });
 }

@@ -68,10 +68,12 @@ LockFile relock(Store& store, const Project& project, const std::optional<LockFi
 }
 
 // Makes the project's version file select the locked pair.
-void use_pair(Store& store, const Project& project, const LockFile& lock, Mode mode, std::ostream& out) {
+void use_pair(Store& store, const Project& project, const LockFile& lock, Mode mode, bool store_only,
+              std::ostream& out) {
     auto exact = *Spec::parse(lock.adopted ? lock.spec : lock.pair);
     auto target = picked_pair(exact, store);
     if (!target) throw Error("the locked pair " + lock.pair + " is not in the store after the sync");
+    if (store_only) return;  // --store-only: the project is left as it is
     auto dir = project.lock_path.parent_path();
     auto write = [&](const Spec& spec, const std::string& why) {
         fsx::write_file_atomic(dir / ".cudaenv", spec.str() + "\n");
@@ -131,7 +133,7 @@ bool sync_project(Store& store, const fs::path& cwd, const SyncOptions& opts, st
         }
         execute_plan(store, plan, catalog, {opts.quiet, opts.connections}, out);
     }
-    use_pair(store, project, *lock, opts.mode, out);
+    use_pair(store, project, *lock, opts.mode, opts.store_only, out);
     out << (installed ? "synced " : "in sync: ") << lock->pair << " (" << name << ")\n";
     return installed;
 }

@@ -89,7 +89,8 @@ std::optional<Pair> picked_pair(const Spec& spec, Store& store) {
     }
 }
 
-bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, SyncOptions::Mode mode, std::ostream& out) {
+bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, SyncOptions::Mode mode, std::ostream& out,
+                            bool store_only) {
     try {
         auto project = find_sync_project(cwd, mode);
         if (!fsx::is_file(project.lock_path)) return false;
@@ -101,7 +102,8 @@ bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, Sync
         if (!plan.nothing_to_fetch() || !is_pinned(store, plan)) return false;
         auto target = picked_pair(*Spec::parse(lock.pair), store);
         if (!target) return false;
-        if (project.version_file) {  // the project must pick the locked pair
+        if (store_only) {  // the project is left as it is
+        } else if (project.version_file) {  // the project must pick the locked pair
             auto picked = picked_pair(project.version_file->spec, store);
             if (!picked || !picked->same_as(*target)) return false;
         } else if (!fsx::exists(project.lock_path.parent_path() / ".cudaenv") &&
@@ -113,6 +115,10 @@ bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, Sync
     } catch (const Error&) {
         return false;
     }
+}
+
+std::string locked_pair(const std::filesystem::path& cwd, SyncOptions::Mode mode) {
+    return LockFile::load(find_sync_project(cwd, mode).lock_path).pair;
 }
 
 }  // namespace cudaenv::install

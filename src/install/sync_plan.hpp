@@ -28,6 +28,9 @@ struct SyncOptions {
     bool dry_run = false;
     int connections = 4;
     std::string mirror;  // --mirror, CUDAENV_MIRROR or config.toml; "" = the lock's own
+    // --store-only (with --frozen or --locked): the store is changed, the
+    // project is not (no .cudaenv written): CI that must leave its checkout clean.
+    bool store_only = false;
 };
 
 struct SyncProject {
@@ -53,8 +56,14 @@ std::optional<Pair> picked_pair(const Spec& spec, Store& store);
 
 // True, with the "in sync" line written to `out`, when a sync would change
 // nothing: the lock matches and has this platform, the store holds its pair,
-// the pin is there and the project picks the pair. False for anything else
-// (including what would be an error: the full sync reports it).
-bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, SyncOptions::Mode mode, std::ostream& out);
+// the pin is there and the project picks the pair (not asked with
+// `store_only`). False for anything else (including what would be an error:
+// the full sync reports it).
+bool sync_has_nothing_to_do(Store& store, const std::filesystem::path& cwd, SyncOptions::Mode mode, std::ostream& out,
+                            bool store_only = false);
+
+// The pair the project's cudaenv.lock names, read as `sync` in `mode` finds
+// and reads it (for `sync --print-pair`, after the sync).
+std::string locked_pair(const std::filesystem::path& cwd, SyncOptions::Mode mode);
 
 }  // namespace cudaenv::install

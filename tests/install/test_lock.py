@@ -23,6 +23,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import redist  # noqa: E402
 import test_install as T  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients"))
+from support import parse_github_env  # noqa: E402
+
 BIN = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -312,6 +315,39 @@ class Sync(LockBase):
         self.assertIn("synced 12.6.3+9.8.0", p.stdout)
         self.assertEqual(open(os.path.join(ci, ".cudaenv")).read(), "12.6+9.8\n")
         self.assertIn("in sync", self.cli("install", "--locked", cwd=ci).stdout)
+
+    def test_store_only_and_print_pair(self):
+        # CI with a checkout that holds only the lock: the store changes, the checkout does not,
+        # and a script gets the pair alone on stdout (the GitHub Action, issue 40 R8).
+        s = self.serve()
+        self.pin_project("12.6+9.8")
+        self.cli("lock", "--mirror", s.url)
+        ci = os.path.join(self.work, "ci")
+        os.makedirs(ci)
+        shutil.copy(os.path.join(self.project, "cudaenv.lock"), ci)
+        p = self.cli("sync", "--frozen", "--store-only", "--print-pair", "--quiet", cwd=ci)
+        self.assertEqual(p.stdout, "12.6.3+9.8.0\n")
+        self.assertIn("synced 12.6.3+9.8.0", p.stderr)
+        self.assertIn("paired CUDA 12.6.3 with cuDNN 9.8.0", p.stderr)  # the pin is the store's
+        self.assertEqual(os.listdir(ci), ["cudaenv.lock"])
+        before, digest = s.requests(), self.store_digest()
+        p = self.cli("sync", "--frozen", "--store-only", "--print-pair", cwd=ci)  # answered by cudaenv itself
+        self.assertEqual((p.stdout, p.stderr),
+                         ("12.6.3+9.8.0\n", f"in sync: 12.6.3+9.8.0 ({os.path.join(ci, 'cudaenv.lock')})\n"))
+        self.assertEqual((s.requests(), self.store_digest(), os.listdir(ci)), (before, digest, ["cudaenv.lock"]))
+        # --locked --store-only: the lock must still match .cudaenv.
+        self.pin_project("12.6.3+none")
+        p = self.cli("sync", "--locked", "--store-only", "--print-pair", ok=False)
+        self.assert_one_line_error(p, "is out of date")
+        self.pin_project("12.6+9.8")
+        self.assertEqual(self.cli("sync", "--locked", "--store-only", "--print-pair").stdout, "12.6.3+9.8.0\n")
+        self.assertEqual(self.cli("sync", "--print-pair").stdout, "12.6.3+9.8.0\n")  # plain: it may write the project
+        for args, what in ((["--store-only"], "--store-only goes with --frozen or --locked"),
+                           (["--frozen", "--print-pair", "--dry-run"], "--print-pair prints the pair a sync made ready")):
+            p = self.cli("sync", *args, ok=False, cwd=ci)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(what, p.stderr)
+        self.assertEqual(os.listdir(ci), ["cudaenv.lock"])
 
     def test_a_newer_install_shadowing_the_locked_pair_is_answered_in_cudaenv(self):
         s = self.serve()
@@ -817,58 +853,156 @@ class Cli(LockBase):
 
 
 class Action(LockBase):
+    """action/cudaenv-action.sh, the steps of action.yml, as a Linux runner runs
+    them; what it writes to $GITHUB_OUTPUT and $GITHUB_ENV read back by GitHub's
+    rules (tests/clients/support.py). tests/windows/action_win.py: Windows."""
     SCRIPT = os.path.join(ROOT, "action", "cudaenv-action.sh")
 
-    def action(self, step, store, **inputs):
+    def action(self, step, store, ok=True, **inputs):
         out = os.path.join(self.tmp, f"out-{step}-{time.time_ns()}")
-        env = dict(self.env, CUDAENV_ROOT=store, GITHUB_OUTPUT=out, GITHUB_ENV=os.path.join(self.tmp, "github-env"),
-                   RUNNER_TEMP=os.path.join(self.tmp, "runner"), RUNNER_OS="Linux", INPUT_CUDAENV=BIN)
+        env = dict(self.env, CUDAENV_ROOT=store, GITHUB_OUTPUT=out, GITHUB_ENV=self.github_env(),
+                   RUNNER_TEMP=os.path.join(self.tmp, "runner"), RUNNER_OS="Linux", RUNNER_ARCH="X64",
+                   INPUT_CUDAENV=BIN)
         env.update({k: v for k, v in inputs.items() if v is not None})
         p = subprocess.run(["bash", self.SCRIPT, step], env=env, cwd=self.work, capture_output=True, text=True,
                            timeout=120)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        outputs = dict(line.split("=", 1) for line in open(out).read().splitlines()) if os.path.exists(out) else {}
+        if ok:
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        outputs = parse_github_env(open(out).read()) if os.path.exists(out) else {}
         return p, outputs
+
+    def github_env(self):
+        return os.path.join(self.tmp, "github-env")
 
     def run_action(self, store, **inputs):
         _, keys = self.action("key", store, **inputs)
         p, outs = self.action("install", store, CUDAENV_ACTION_PROJECT=keys["project"], **inputs)
         return keys, outs, p
 
+    def later_step(self, *args):
+        """`cudaenv ARGS` in a later step of the job: the environment the runner makes from $GITHUB_ENV."""
+        env = {k: v for k, v in self.env.items() if k != "CUDAENV_ROOT"}
+        env.update(parse_github_env(open(self.github_env()).read()))
+        return self.run_cli(*args, env=env)
+
+    def lock_alone(self, s, where=None):
+        """A checkout that holds only cudaenv.lock (locked from a .cudaenv that is then removed)."""
+        where = where or self.project
+        os.makedirs(where, exist_ok=True)
+        self.pin_project("12.6+9.8", where)
+        self.cli("lock", "--mirror", s.url, cwd=where)
+        os.remove(os.path.join(where, ".cudaenv"))
+        return os.path.join(where, "cudaenv.lock")
+
     def test_cold_then_warm_from_a_lock(self):
         s = self.serve()
-        self.pin_project("12.6+9.8")
-        self.cli("lock", "--mirror", s.url)
+        lock = self.lock_alone(s)
         store, cache = os.path.join(self.tmp, "store-ci"), os.path.join(self.tmp, "actions-cache")
-        keys, outs, _ = self.run_action(store, INPUT_LOCK=os.path.join(self.project, "cudaenv.lock"))
-        self.assertRegex(keys["key"], r"^cudaenv-Linux-[0-9a-f]{32}$")
-        self.assertEqual(keys["store"], store)
-        self.assertEqual(outs["pair"], "12.6.3+9.8.0")
+        keys, outs, _ = self.run_action(store, INPUT_LOCK=lock)
+        self.assertRegex(keys["key"], r"^cudaenv-Linux-X64-[0-9a-f]{32}$")
+        self.assertEqual((keys["store"], keys["project"]), (store, self.project))
+        self.assertEqual(outs, {"pair": "12.6.3+9.8.0"})
         self.assertEqual(len(archive_gets(s.requests())), 18)
-        github_env = open(os.path.join(self.tmp, "github-env")).read()
-        self.assertIn("CUDA_PATH<<", github_env)
-        self.assertIn(os.path.join(store, "toolkits", "12.6.3"), github_env)
+        self.assertEqual(os.listdir(self.project), ["cudaenv.lock"])  # nothing written into the checkout
+        github_env = parse_github_env(open(self.github_env()).read())
+        self.assertEqual(github_env["CUDAENV_ROOT"], store)
+        self.assertEqual(github_env["CUDA_PATH"], os.path.join(store, "toolkits", "12.6.3"))
+        self.assertEqual(github_env["CUDAENV_VERSION"], "12.6.3+9.8.0")
+        self.assertTrue(github_env["PATH"].startswith(os.path.join(store, "toolkits", "12.6.3", "bin") + ":"))
+        # A later step finds the store and the pair through the job's environment alone.
+        self.assertTrue(self.later_step("current").stdout.startswith("12.6.3+9.8.0 (set by"))
+        self.assertIn("12.6.3+9.8.0", self.later_step("list").stdout)
+        self.assertEqual(self.later_step("which", "nvcc").stdout.strip(),
+                         os.path.join(store, "toolkits", "12.6.3", "bin", "nvcc"))
+        self.assertEqual(self.later_step("exec", "12.6.3+9.8.0", "--", "sh", "-c", 'printf %s "$CUDNN_PATH"').stdout,
+                         os.path.join(store, "cudnn", "9.8.0_cuda12"))
         shutil.copytree(store, cache, symlinks=True)  # actions/cache/save
         shutil.rmtree(store)
         shutil.copytree(cache, store, symlinks=True)  # a later job: actions/cache/restore, same key
         before = s.requests()
-        keys2, outs2, p = self.run_action(store, INPUT_LOCK=os.path.join(self.project, "cudaenv.lock"))
-        self.assertEqual(keys2["key"], keys["key"])
-        self.assertEqual(outs2["pair"], "12.6.3+9.8.0")
+        keys2, outs2, p = self.run_action(store, INPUT_LOCK=lock)
+        self.assertEqual(keys2, keys)
+        self.assertEqual(outs2, {"pair": "12.6.3+9.8.0"})
         self.assertEqual(s.requests(), before)  # the warm run downloads nothing, not even a manifest
-        self.assertIn("in sync: 12.6.3+9.8.0", p.stdout)
+        self.assertIn("in sync: 12.6.3+9.8.0", p.stderr)
+        self.assertEqual(os.listdir(self.project), ["cudaenv.lock"])
+        # Another OS or architecture never restores this store (issue 40, D1).
+        for os_name, arch in (("Linux", "ARM64"), ("Windows", "X64")):
+            _, other = self.action("key", store, INPUT_LOCK=lock, RUNNER_OS=os_name, RUNNER_ARCH=arch)
+            self.assertEqual(other["key"], f"cudaenv-{os_name}-{arch}-" + keys["key"].rsplit("-", 1)[1])
 
     def test_from_a_spec(self):
         s = self.serve()
         store = os.path.join(self.tmp, "store-ci")
         keys, outs, _ = self.run_action(store, INPUT_SPEC="13.0+9.13", INPUT_MIRROR=s.url)
         self.assertEqual(outs["pair"], "13.0.2+9.13.0")
+        self.assertEqual(keys["project"], os.path.join(self.tmp, "runner", "cudaenv-action", "project"))
         again, _ = self.action("key", store, INPUT_SPEC="13.0+9.13", INPUT_MIRROR=s.url)
         self.assertIn(keys["key"], again.stdout)
+        # A second use in the same job with another spec locks afresh.
+        keys2, outs2, _ = self.run_action(store, INPUT_SPEC="12.6+9.8", INPUT_MIRROR=s.url)
+        self.assertEqual(outs2["pair"], "12.6.3+9.8.0")
+        self.assertNotEqual(keys2["key"], keys["key"])
+        self.assertEqual(os.listdir(self.work), ["proj"])  # the workspace is untouched
         env = dict(self.env, CUDAENV_ROOT=store, INPUT_CUDAENV=BIN, GITHUB_OUTPUT=os.devnull)
         p = subprocess.run(["bash", self.SCRIPT, "key"], env=env, capture_output=True, text=True)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("give 'spec' or 'lock'", p.stderr)
+
+    def test_a_relative_mirror_folder_is_the_workspace_s(self):
+        # The workflow names folders from the workspace; the steps run cudaenv in the project's folder.
+        mirror = os.path.join(self.work, "vendor", "mirror")
+        shutil.copytree(shared_mirror(), mirror)
+        store = os.path.join(self.tmp, "store-ci")
+        _, outs, _ = self.run_action(store, INPUT_SPEC="12.6+9.8", INPUT_MIRROR="vendor/mirror")
+        self.assertEqual(outs["pair"], "12.6.3+9.8.0")
+
+    def test_hostile_lock_paths(self):
+        s = self.serve()
+        # A line feed in the lock's folder: under `printf '%s=%s\n'` the rest of
+        # the name became outputs of its own (a second key=, a pair=).
+        folder = os.path.join(self.work, "proj\nkey=evil\npair=11.8.0+8.9.7")
+        lock = self.lock_alone(s, folder)
+        store = os.path.join(self.tmp, "store-ci")
+        keys, outs, _ = self.run_action(store, INPUT_LOCK=lock)
+        self.assertEqual(sorted(keys), ["key", "project", "store"])
+        self.assertEqual(keys["project"], folder)
+        self.assertRegex(keys["key"], r"^cudaenv-Linux-X64-[0-9a-f]{32}$")
+        self.assertEqual(outs, {"pair": "12.6.3+9.8.0"})
+        self.assertEqual(sorted(os.listdir(folder)), ["cudaenv.lock"])
+        github_env = parse_github_env(open(self.github_env()).read())
+        self.assertEqual((github_env["CUDAENV_VERSION"], github_env["CUDAENV_ROOT"]), ("12.6.3+9.8.0", store))
+        # A carriage return, which GitHub's reader would cut from a value's end: refused, nothing written.
+        cr = os.path.join(self.work, "proj\r")
+        shutil.copytree(folder, cr)
+        open(self.github_env(), "w").close()
+        p, outputs = self.action("key", store, ok=False, INPUT_LOCK=os.path.join(cr, "cudaenv.lock"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("::error::cudaenv action: project holds a carriage return", p.stderr)
+        self.assertEqual(outputs, {})
+        p, _ = self.action("install", store, ok=False, CUDAENV_ACTION_PROJECT=cr, CUDAENV_ROOT=store + "\r")
+        self.assertIn("carriage return", p.stderr)
+        self.assertEqual(open(self.github_env()).read(), "")
+        # A store with a line feed would be two paths to actions/cache: refused.
+        p, outputs = self.action("key", store + "\nx", ok=False, INPUT_LOCK=lock)
+        self.assertIn("actions/cache reads one path a line", p.stderr)
+        self.assertEqual(outputs, {})
+
+    def test_the_pair_is_cudaenv_s_reading_of_the_lock(self):
+        s = self.serve()
+        lock = self.lock_alone(s)
+        text = open(lock).read()
+        self.assertIn('\npair = "12.6.3+9.8.0"\n', text)
+        # Tabs and a trailing comment on the pair line, a second `pair =` line
+        # inside a multi-line string: TOML, which sed read wrongly or not at all.
+        text = text.replace('\npair = "12.6.3+9.8.0"\n',
+                            '\npair\t=\t"12.6.3+9.8.0"\t# the exact pair\n'
+                            'note = """\npair = "11.8.0+8.9.7"\n"""\n')
+        self.assertEqual(tomllib.loads(text)["pair"], "12.6.3+9.8.0")
+        open(lock, "w").write(text)
+        _, outs, _ = self.run_action(os.path.join(self.tmp, "store-ci"), INPUT_LOCK=lock)
+        self.assertEqual(outs, {"pair": "12.6.3+9.8.0"})
+        self.assertEqual(parse_github_env(open(self.github_env()).read())["CUDAENV_VERSION"], "12.6.3+9.8.0")
 
 
 if __name__ == "__main__":
