@@ -18,6 +18,10 @@ packages=(
 )
 # tests/cluster: a single-node Slurm cluster started by the tests (munged, slurmctld, slurmd; no systemd).
 packages+=(slurm-wlm munge)
+# tests/containers: Podman with runc, Buildah, root file systems (busybox-static,
+# debootstrap) and the CDI reference library with Go to build its validator.
+packages+=(podman runc buildah debootstrap busybox-static golang-go
+  golang-github-container-orchestrated-devices-container-device-interface-dev)
 
 # libcudart11.0 (the real CUDA 11.8 runtime, for `check` without a GPU) is in
 # Debian's non-free component: enable it in a file of its own.

@@ -17,6 +17,8 @@
 #include "store/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
+#include "util/user_file.hpp"
 
 namespace cudaenv {
 
@@ -44,6 +46,14 @@ std::string render(const check::PairResult& r) {
     out += t.str();
     if (!r.advice.empty()) out += "  advice: " + r.advice + "\n";
     return out;
+}
+
+// Whether the store's results can be written: false for a store mounted
+// read-only (in a container, on a node), which is checked all the same.
+bool can_keep_results(const Store& store) {
+    auto dir = store.root();
+    while (!fsx::is_dir(dir) && dir.has_relative_path()) dir = dir.parent_path();  // created on the first write
+    return fsx::user_file_os::can_create_in(dir);
 }
 
 void run_check(Context& ctx, const CheckArgs& a) {
@@ -99,13 +109,18 @@ void run_check(Context& ctx, const CheckArgs& a) {
     }
     if (!a.json)
         for (const auto& r : results) std::cout << render(r);
-    if (a.system) system_lock = lock_system_store(store.root(), true);
-    check::save_results(store, results);
-    // Per node too: a shared store spans nodes with other GPUs and drivers.
     const auto node = check::node_key(results);
     const auto checked_at = check::utc_now();
-    check::save_node_results(store, node, results, checked_at);
-    system_lock.reset();
+    if (!can_keep_results(store)) {
+        std::cerr << "cudaenv: the store '" << str::visible(fsx::to_utf8(store.root()))
+                  << "' is read-only here: this check's result was not kept\n";
+    } else {
+        if (a.system) system_lock = lock_system_store(store.root(), true);
+        check::save_results(store, results);
+        // Per node too: a shared store spans nodes with other GPUs and drivers.
+        check::save_node_results(store, node, results, checked_at);
+        system_lock.reset();
+    }
 
     bool all_pass = true;
     for (const auto& r : results) all_pass = all_pass && r.pass;

@@ -37,10 +37,19 @@ std::string module_version(const PairVars& p) {
 
 const std::vector<Format>& formats() {
     static const std::vector<Format> table = {
+        {"cdi",
+         "a CDI spec: each pair a device (cudaenv.dev/pair=SPEC, '+' as '_') that mounts its folders read-only "
+         "and sets its variables (Podman, containerd, CRI-O, Docker)",
+         Target::cdi_folder, Carries::utf8, Writes::container,
+         "a CDI spec is JSON, which holds UTF-8 text only", nullptr, render_cdi_device, write_cdi},
         {"cmake-presets",
          "configure, build and test presets merged into CMakeUserPresets.json (CMake, VS Code, Visual Studio, CLion)",
          Target::presets_file, Carries::printable, Writes::pair_whole_lists,
          "CMake keeps cache variables in CMakeCache.txt one per line", nullptr, render_preset, write_presets},
+        {"dockerfile",
+         "a Dockerfile and its build context that install cudaenv.lock's pair with `cudaenv sync --frozen` from "
+         "a mirror mounted at build time, on any glibc base (--base); reproducible",
+         Target::project_lock, Carries::printable, Writes::pair, "", nullptr, nullptr, write_dockerfile},
         {"dotenv", "KEY=value lines (VS Code python.envFile, docker --env-file, systemd EnvironmentFile)",
          Target::stream_or_file, Carries::no_line_breaks, Writes::whole_environment,
          "env-file readers end a value at a line break", dotenv_misread, render_dotenv, write_dotenv},
@@ -69,6 +78,10 @@ namespace {
 
 // Why `f`'s consumer cannot take `value`, or nullopt.
 std::optional<std::string> unfit(const Format& f, const std::string& value, PathStyle style) {
+    if (f.carries == Carries::utf8) {
+        if (!str::utf8_code_points(value)) return std::string("bytes that are not UTF-8, and ") + f.consumer_reads;
+        return std::nullopt;
+    }
     const bool breaks_only = f.carries == Carries::no_line_breaks;
     if (str::has_control(value, breaks_only))
         return std::string(str::has_control(value, true) ? "a line break" : "a control character") + ", and " +

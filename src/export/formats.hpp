@@ -1,6 +1,6 @@
 #pragma once
 // `cudaenv export` formats: one table, one file per format family
-// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp). Each format renders
+// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp, cdi.cpp, dockerfile.cpp). Each format renders
 // the pair's intent (export/vars: one EnvDiff per pair) and writes files only
 // through util/user_file, after checking that every file it would replace is
 // one it wrote before.
@@ -16,15 +16,22 @@
 namespace cudaenv::exporting {
 
 
-enum class Target { stream_or_file, folder, presets_file };
+enum class Target {
+    stream_or_file,
+    folder,
+    presets_file,
+    cdi_folder,    // a CDI spec file in a folder the container engines read (export cdi)
+    project_lock,  // the project's cudaenv.lock, not pairs of the store (export dockerfile)
+};
 
 // What a format's consumer can carry inside a value, and which of a pair's
 // values the format writes.
-enum class Carries { printable, no_line_breaks };
+enum class Carries { printable, no_line_breaks, utf8 /* JSON escapes every control character */ };
 enum class Writes {
     pair,               // the pair's intent: prepends as prepends, the pair's values
     pair_whole_lists,   // the pair's values, search-path lists in full as planned here (CMake presets)
     whole_environment,  // every value as planned in the caller's environment (env files)
+    container,          // every value in full as planned in a fresh container (container_environment(): CDI)
 };
 
 struct Format {
@@ -38,7 +45,8 @@ struct Format {
     // Beyond `carries`: why the consumers would read `value` back otherwise
     // (nullopt: they read it exactly). May be null.
     std::optional<std::string> (*misread)(std::string_view value, PathStyle style);
-    // The text for one pair: a modulefile, a preset, an env-file block.
+    // The text for one pair: a modulefile, a preset, an env-file block, a CDI
+    // device. Null for a format drawn from the project's lock (dockerfile).
     std::string (*render)(const PairVars& pair, const Options& opts);
     // Writes `pairs` where `opts` say; returns the text for stdout (empty
     // when everything went to files).
@@ -70,6 +78,10 @@ std::string merge_presets(const std::string& existing, const std::vector<PairVar
 // LOADEDMODULES' name for it): its name, or nullopt. `cudaenv use` over such
 // a module would leave `module unload` and `deactivate` undoing each other.
 std::optional<std::string> loaded_cudaenv_module(const EnvReader& env);
+
+// The CDI device name of a pair's spec ('+' written '_', '@' written ':'),
+// or nullopt when CDI would not take it (a name ends with a letter or digit).
+std::optional<std::string> cdi_device_name(std::string_view spec);
 
 // Quoting, exposed for the unit tests.
 std::string lua_quote(const std::string& s);

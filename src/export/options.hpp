@@ -14,6 +14,9 @@ struct Options {
     std::optional<std::string> default_name;   // --default: module version to mark
     std::filesystem::path cwd;
     PathStyle style = PathStyle::posix;
+    bool system_store = false;                 // cdi --system: the system store's pairs, into /etc/cdi
+    std::optional<std::string> active_pair;    // cdi: the active pair's Pair::id(), for the `current` device
+    std::string base;                          // dockerfile --base: the image to build on
 };
 
 }  // namespace cudaenv::exporting

@@ -45,10 +45,18 @@ std::vector<Pair> select_pairs(Store& store, const std::vector<std::string>& spe
     return out;
 }
 
+EnvReader container_environment() {
+    return [](const std::string& name) -> std::optional<std::string> {
+        if (name == "PATH") return std::string("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+        return std::nullopt;
+    };
+}
+
 PairVars pair_vars(Store& store, const Pair& pair, const EnvReader& env, PathStyle style) {
     PairVars out;
     out.pair = pair;
     out.spec = pair.spec();
+    out.list_spec = unique_spec(pair, store);
     out.cuda_version = pair.toolkit.version.str();
     if (pair.cudnn) out.cudnn_version = pair.cudnn->version.str();
     auto a = plan_activation(store, pair, out.spec, env, style);

@@ -17,6 +17,7 @@ namespace cudaenv::exporting {
 struct PairVars {
     Pair pair;
     std::string spec;        // the pair's full spec, "11.8.89+8.9.7"
+    std::string list_spec;   // the spec `list` shows, which tells two installs of one version apart
     std::string cuda_root;   // CUDA_PATH
     std::string cuda_version, cudnn_version;  // cudnn_version empty: none
     std::optional<std::string> last_check;    // "pass: ..." from checks.toml
@@ -35,6 +36,10 @@ struct PairVars {
 // The pairs named by `specs` (every pair when `all`); throws a clear error
 // for a spec that matches nothing. Duplicates are dropped.
 std::vector<Pair> select_pairs(Store& store, const std::vector<std::string>& specs, bool all);
+
+// A fresh container's environment: OCI's default PATH (what Podman, Docker and
+// containerd give a process whose image sets none) and nothing else.
+EnvReader container_environment();
 
 // What activating `pair` does, planned in the environment `env` reads.
 PairVars pair_vars(Store& store, const Pair& pair, const EnvReader& env, PathStyle style);

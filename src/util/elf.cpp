@@ -22,7 +22,7 @@ struct Dyn { int64_t tag; uint64_t val; };
 struct Shdr { uint32_t name, type; uint64_t flags, addr, offset, size; uint32_t link, info; uint64_t align, entsize; };
 constexpr uint32_t SHT_NOBITS = 8;
 constexpr uint32_t max_sections = 65535;
-constexpr uint32_t PT_LOAD = 1, PT_DYNAMIC = 2;
+constexpr uint32_t PT_LOAD = 1, PT_DYNAMIC = 2, PT_INTERP = 3;
 constexpr int64_t DT_NULL = 0, DT_NEEDED = 1, DT_STRTAB = 5, DT_SONAME = 14, DT_RPATH = 15, DT_RUNPATH = 29;
 }  // namespace
 
@@ -81,6 +81,13 @@ std::optional<Dynamic> dynamic_section(const std::filesystem::path& file) {
     if (soname >= 0) out.soname = string_at(static_cast<uint64_t>(soname));
     if (rpath >= 0) out.rpath = string_at(static_cast<uint64_t>(rpath));
     if (runpath >= 0) out.runpath = string_at(static_cast<uint64_t>(runpath));
+    for (const auto& p : ph)
+        if (p.type == PT_INTERP && p.filesz > 1 && p.filesz <= 4096) {
+            std::string interp(p.filesz, '\0');
+            in.clear();
+            in.seekg(static_cast<std::streamoff>(p.offset));
+            if (in.read(interp.data(), static_cast<std::streamsize>(p.filesz))) out.interpreter = interp.substr(0, interp.find('\0'));
+        }
     return out;
 }
 

@@ -15,10 +15,12 @@ namespace cudaenv::elf {
 std::vector<std::string> needed_libraries(const std::filesystem::path& file);
 
 // The dynamic section's names: what `trace` needs to tell why the loader
-// searched a folder (DT_RPATH is searched before LD_LIBRARY_PATH, DT_RUNPATH after).
+// searched a folder (DT_RPATH is searched before LD_LIBRARY_PATH, DT_RUNPATH after),
+// and the program's loader (PT_INTERP, "" for a library), which `export
+// dockerfile` copies with the libraries a program needs.
 struct Dynamic {
     std::vector<std::string> needed;
-    std::string soname, rpath, runpath;
+    std::string soname, rpath, runpath, interpreter;
 };
 // nullopt when the file is not a readable ELF64 LE object with a dynamic section.
 std::optional<Dynamic> dynamic_section(const std::filesystem::path& file);
