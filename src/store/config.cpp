@@ -26,7 +26,7 @@ void check_pin(const std::filesystem::path& file, std::string_view key, const to
     if (!value.is_string()) bad(file, value, "pin for '" + std::string(key) + "' must be a string");
     if (!Version::parse(key))
         bad(file, value, "'" + std::string(key) + "' in [pins] is not a CUDA version, so it is no pin",
-            key == "mirror" || key == "global"
+            key == "mirror" || key == "global" || key == "msvc"
                 ? "'" + std::string(key) + "' is a setting: move its line above the [pins] table (TOML puts every line "
                   "after a [table] header into that table)"
                 : "a pin is `<CUDA version> = \"<cuDNN version>\"` (cudaenv pair writes them); cudaenv has not changed the file");
@@ -67,6 +67,11 @@ Config Config::parse(const std::string& text, const std::filesystem::path& file)
     if (auto* m = root.get("mirror")) {
         if (!m->is_string()) bad(file, *m, "'mirror' must be a string");
         c.mirror = m->as_string()->get();
+    }
+    if (auto* m = root.get("msvc")) {
+        if (!m->is_string() || (m->as_string()->get() != "auto" && m->as_string()->get() != "off"))
+            bad(file, *m, "'msvc' must be \"auto\" or \"off\"");
+        c.msvc = m->as_string()->get();
     }
     if (auto* p = root.get("pins")) {
         if (!p->is_table()) bad(file, *p, "'pins' must be a table");
@@ -109,6 +114,7 @@ std::string Config::to_toml() const {
     toml::table root;
     if (global) root.insert("global", *global);
     if (mirror) root.insert("mirror", *mirror);
+    if (msvc) root.insert("msvc", *msvc);
     if (!pins.empty()) {
         toml::table p;
         for (const auto& [k, v] : pins) p.insert(k, v);

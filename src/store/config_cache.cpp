@@ -14,8 +14,9 @@ namespace {
 
 // The first record: what this is, and the text of the config.toml it copies.
 // 3: pins that are not versions are refused (a copy made before may hold one);
-// 4: every record checksummed (util/records.hpp).
-constexpr std::string_view kind = "cudaenv config copy 4";
+// 4: every record checksummed (util/records.hpp); 5: the msvc setting (a copy
+// of 4 made from the same text would lack it).
+constexpr std::string_view kind = "cudaenv config copy 5";
 
 }  // namespace
 
@@ -40,6 +41,8 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
                 c.global = in.str();
             } else if (what == "mirror") {
                 c.mirror = in.str();
+            } else if (what == "msvc") {
+                c.msvc = in.str();
             } else if (what == "pin") {
                 auto k = in.str();
                 c.pins[k] = in.str();
@@ -71,6 +74,7 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
     records::put_record(out, {kind, toml});
     if (c.global) records::put_record(out, {"global", *c.global});
     if (c.mirror) records::put_record(out, {"mirror", *c.mirror});
+    if (c.msvc) records::put_record(out, {"msvc", *c.msvc});
     for (const auto& [k, v] : c.pins) records::put_record(out, {"pin", k, v});
     for (const auto& t : c.toolkits) records::put_record(out, {"toolkit", t.path, t.version.str()});
     for (const auto& e : c.cudnns)
