@@ -8,6 +8,7 @@
 #include "commands/context.hpp"
 #include "core/spec.hpp"
 #include "export/formats.hpp"
+#include "store/msvc.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -36,6 +37,11 @@ void run_export(Context& ctx, const ExportArgs& a) {
     opts.cwd = ctx.cwd();
     opts.style = native_path_style();
     if (!a.out.empty()) opts.out = ctx.cwd() / fsx::from_utf8(a.out);
+    if (opts.style == PathStyle::windows && std::string_view(format->name) == "cmake-presets") {
+        auto vs = installed_toolsets(store, ctx.env());
+        opts.vs_instances = std::move(vs.instances);
+        opts.toolsets = std::move(vs.toolsets);
+    }
     auto pairs = exporting::select_pairs(store, a.specs, a.all);
     std::vector<exporting::PairVars> vars;
     for (const auto& p : pairs) vars.push_back(exporting::pair_vars(store, p, ctx.env(), opts.style));

@@ -33,5 +33,7 @@ std::string render_dotenv(const PairVars& p, const Options& o);
 std::string write_dotenv(const std::vector<PairVars>& pairs, const Options& o);
 std::string render_github_env(const PairVars& p, const Options& o);
 std::string write_github_env(const std::vector<PairVars>& pairs, const Options& o);
+std::string render_msbuild(const PairVars& p, const Options& o);
+std::string write_msbuild(const std::vector<PairVars>& pairs, const Options& o);
 
 }  // namespace cudaenv::exporting

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/msvc.hpp"
 #include "core/pathlist.hpp"
 
 namespace cudaenv::exporting {
@@ -14,6 +16,10 @@ struct Options {
     std::optional<std::string> default_name;   // --default: module version to mark
     std::filesystem::path cwd;
     PathStyle style = PathStyle::posix;
+    // Windows: the Visual Studio installations and toolsets found
+    // (store/msvc), for the presets of Visual Studio's generators.
+    std::vector<VsInstance> vs_instances;
+    std::vector<MsvcToolset> toolsets;
 };
 
 }  // namespace cudaenv::exporting
