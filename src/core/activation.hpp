@@ -10,7 +10,7 @@
 // Visual Studio CUDA build customization) and CUDAENV_VERSION are set; on
 // Windows also CUDAENV_DLL_DIRS (the pair's DLL folders, for the Python hook
 // of python/cudaenv_dll_hook.py) and, with `use --msvc`, the variables of a
-// Visual Studio toolset (core/msvc.hpp) and CUDAENV_MSVC. The values from
+// Visual Studio toolset (core/toolset_env.hpp, core/msvc.hpp) and CUDAENV_MSVC. The values from
 // before the first `use` are kept in __CUDAENV_STATE so `deactivate` restores
 // them byte for byte.
 #include <functional>
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/env_diff.hpp"
-#include "core/msvc.hpp"
+#include "core/toolset_env.hpp"
 #include "core/pathlist.hpp"
 #include "core/pairs.hpp"
 #include "core/spec.hpp"

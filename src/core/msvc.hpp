@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/toolset_env.hpp"
 #include "core/version.hpp"
 
 namespace cudaenv {
@@ -62,21 +63,6 @@ std::string no_toolset_line(const std::vector<MsvcToolset>& toolsets, const Vers
 std::string platform_toolset(int msc_ver);
 // "MSVC 14.29.30133 (_MSC_VER 1929, Visual Studio Build Tools 2019)".
 std::string toolset_words(const MsvcToolset& t);
-
-// What entering a toolset does: each variable vcvarsall.bat set, and for a
-// search list (PATH, INCLUDE, LIB, LIBPATH, ...) the entries it put before
-// and after what was there. Names are as vcvarsall wrote them, PATH as "PATH".
-struct ToolsetEnv {
-    std::string version;  // the toolset's folder name
-    struct List {
-        std::string name;
-        std::vector<std::string> front, back;
-        bool operator==(const List&) const = default;
-    };
-    std::vector<std::pair<std::string, std::string>> set;
-    std::vector<List> lists;
-    bool operator==(const ToolsetEnv&) const = default;
-};
 
 // The toolset's changes, from the environment a clean cmd.exe had (`before`)
 // and the one it had after vcvarsall.bat (`after`): a variable whose old
