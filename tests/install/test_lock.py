@@ -478,7 +478,7 @@ class MirrorCreate(LockBase):
         self.assertIn("for linux-x86_64, windows-x86_64", p.stdout)
         self.assertIn("range=bytes=1000-", s.requests())
         self.assertEqual(open(os.path.join(dest, rel), "rb").read(), full)
-        self.assertIn("36 match", self.run_cli("mirror", "verify", dest).stdout)
+        self.assertIn("37 match", self.run_cli("mirror", "verify", dest).stdout)
 
 
 class BadLock(LockBase):
