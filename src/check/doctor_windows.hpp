@@ -7,7 +7,7 @@
 //     are not beside them, which Python 3.8+ does not look for on PATH;
 //   msvc: the Visual Studio toolsets installed and the newest one the active
 //     pair's nvcc accepts, and whether this session has one entered.
-// Elsewhere both say they apply to Windows only.
+// doctor adds them on Windows only (each says so when asked elsewhere).
 #include <filesystem>
 #include <optional>
 #include <string>
