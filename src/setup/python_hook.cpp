@@ -79,10 +79,13 @@ std::vector<std::pair<std::string, std::string>> python_hook_files() {
     auto module = embedded::find(std::string(python_hook_module) + ".py");
     if (!module) throw Error("this build has no python/" + std::string(python_hook_module) + ".py");
     // Python runs a .pth line that starts with `import`; `#` starts a comment.
+    // The module is imported only where it has work to do (the variable set,
+    // os.add_dll_directory there): every other start pays for one lookup.
     std::string pth =
         "# cudaenv setup --python: on Windows, Python finds the DLLs of the pair `cudaenv use` activates "
         "(CUDAENV_DLL_DIRS); `cudaenv setup --undo` removes this.\n"
-        "import " + std::string(python_hook_module) + "\n";
+        "import os; os.environ.get(\"CUDAENV_DLL_DIRS\") and hasattr(os, \"add_dll_directory\") and __import__(\"" +
+        std::string(python_hook_module) + "\")\n";
     return {{python_hook_pth(), pth}, {std::string(python_hook_module) + ".py", std::string(*module)}};
 }
 

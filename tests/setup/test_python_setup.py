@@ -72,15 +72,30 @@ check("added the DLL hook" in r.stdout, "says what it added: %s" % r.stdout)
 pth = os.path.join(site, "cudaenv_dll_hook.pth")
 mod = os.path.join(site, "cudaenv_dll_hook.py")
 check(open(mod, "rb").read() == open(MODULE, "rb").read(), "the module is python/cudaenv_dll_hook.py byte for byte")
-check(open(pth).read().splitlines()[-1] == "import cudaenv_dll_hook", "the .pth imports it: %r" % open(pth).read())
+PTH_LINE = ('import os; os.environ.get("CUDAENV_DLL_DIRS") and hasattr(os, "add_dll_directory") and '
+            '__import__("cudaenv_dll_hook")')
+check(open(pth).read().splitlines()[-1] == PTH_LINE, "the .pth imports it where it has work: %r" % open(pth).read())
 check(sorted(diff(before, snapshot(venv))) == sorted([os.path.relpath(pth, venv), os.path.relpath(mod, venv)]),
       "setup added exactly the two files: %s" % diff(before, snapshot(venv)))
 
-# The venv's Python imports it at its start (and compiles it), with or without the variable.
-for extra in ({}, {"CUDAENV_DLL_DIRS": WORK + ";" + "rel\n"}, {"PYTHONOPTIMIZE": "1"}):
-    r = subprocess.run([py, "-c", "import sys; print('cudaenv_dll_hook' in sys.modules)"], capture_output=True, text=True,
-                       env=dict(ENV, **extra))
-    check((r.returncode, r.stdout, r.stderr) == (0, "True\n", ""), "imported at start (%s): %r" % (extra, r))
+# The venv's Python at its start, as on Windows: os.add_dll_directory exists
+# (a recorder here), then site runs the venv's .pth files (python -S, then site.main()).
+AT_START = ("import os, sys; calls = []; os.add_dll_directory = lambda p: calls.append(p) or p; import site; "
+            "site.main(); print(calls, 'cudaenv_dll_hook' in sys.modules)")
+dirs = [os.path.join(WORK, "bin"), os.path.join(WORK, "cu;dnn", "bin")]
+for d in dirs:
+    os.makedirs(d, exist_ok=True)
+value = '%s;"%s";rel' % tuple(dirs)
+for extra, want, err in (({}, "[] False\n", ""),
+                         ({"CUDAENV_DLL_DIRS": value}, "%r True\n" % dirs, "skipped 'rel'"),
+                         ({"CUDAENV_DLL_DIRS": value, "PYTHONOPTIMIZE": "1"}, "%r True\n" % dirs, "skipped 'rel'")):
+    r = subprocess.run([py, "-S", "-c", AT_START], capture_output=True, text=True, env=dict(ENV, **extra))
+    check(r.returncode == 0 and r.stdout == want and err in r.stderr and len(r.stderr.splitlines()) == (1 if err else 0),
+          "at start (%s): %r" % (extra, r))
+# A plain start on Linux: no os.add_dll_directory, the module is not even imported.
+r = subprocess.run([py, "-c", "import sys; print('cudaenv_dll_hook' in sys.modules)"], capture_output=True, text=True,
+                   env=dict(ENV, CUDAENV_DLL_DIRS=value))
+check((r.returncode, r.stdout, r.stderr) == (0, "False\n", ""), "Linux: not imported: %r" % r)
 check(os.path.isdir(os.path.join(site, "__pycache__")), "Python compiled it (premise of the undo below)")
 
 # Again: nothing changes (its own files, the same bytes); by the interpreter's path too.
