@@ -264,15 +264,14 @@ ToolsetEnv toolset_environment(Store& store, const MsvcToolset& t, Stamps* key) 
     std::error_code ec;
     fs::create_directories(dir, ec);
     const auto stem = "vcvars~" + std::to_string(std::random_device{}());
-    const auto batch = dir / (stem + ".cmd"), dump = dir / (stem + ".env");
+    const auto batch = dir / (stem + ".cmd"), before = dir / (stem + ".before"), dump = dir / (stem + ".env");
     struct Cleanup {
-        fs::path a, b;
+        std::vector<fs::path> files;
         ~Cleanup() {
             std::error_code e;
-            fs::remove(a, e);
-            fs::remove(b, e);
+            for (const auto& f : files) fs::remove(f, e);
         }
-    } cleanup{batch, dump};
+    } cleanup{{batch, before, dump}};
     auto text = embedded::find("cmd/vcvars_capture.cmd");
     if (!text) throw Error("this build has no shell/cmd/vcvars_capture.cmd");
     // cmd.exe reads CRLF; the checkout may have either.
@@ -283,6 +282,7 @@ ToolsetEnv toolset_environment(Store& store, const MsvcToolset& t, Stamps* key) 
     env.emplace_back("CUDAENV_VCVARSALL", vcvars);
     env.emplace_back("CUDAENV_VCVARS_VER", t.version);
     env.emplace_back("CUDAENV_PROBE", fsx::to_utf8(platform::required_sibling_program("cudaenv-probe", "--msvc")));
+    env.emplace_back("CUDAENV_ENV_BEFORE", fsx::to_utf8(before));
     env.emplace_back("CUDAENV_ENV_OUT", fsx::to_utf8(dump));
     std::string comspec = env_or("SystemRoot", "C:\\Windows") + "\\system32\\cmd.exe";
     for (const auto& [k, v] : env)
@@ -290,13 +290,17 @@ ToolsetEnv toolset_environment(Store& store, const MsvcToolset& t, Stamps* key) 
     const std::string what = "vcvarsall.bat x64 -vcvars_ver=" + t.version + " (" + vcvars + ")";
     auto pr = platform::run_process({comspec, "/d", "/c", fsx::to_utf8(batch)}, env, std::chrono::minutes(5));
     auto captured = fsx::read_file(dump);
-    if (!pr.started || pr.exit_code != 0 || !captured) {
+    auto given = fsx::read_file(before);
+    if (!pr.started || pr.exit_code != 0 || !captured || !given) {
         auto said = last_line(pr.out + "\n" + pr.err);
         throw Error(what + " failed" + (pr.started ? " (exit status " + std::to_string(pr.exit_code) + ")" : ": " + pr.error) +
                         (said.empty() ? std::string() : ": " + said),
                     "run it in cmd.exe to see why, or repair that installation in the Visual Studio Installer");
     }
-    auto result = toolset_env_from_capture(env, decode_environment(*captured));
+    // Against what the same cmd.exe gave a program before vcvarsall ran: what
+    // cmd.exe (PROMPT) or the system (Wine's WINE* variables) adds to every
+    // process is in both.
+    auto result = toolset_env_from_capture(decode_environment(*given), decode_environment(*captured));
     result.version = t.version;
     if (result.lists.empty())
         throw Error(what + " changed no search path; it did not enter the toolset",
