@@ -61,6 +61,9 @@ std::string escape(const std::string& s) {
 
 bool interesting(const std::string& path) {
     auto base = str::to_lower_ascii(fsx::to_utf8(fsx::from_utf8(path).filename()));
+    // NVIDIA's are DLLs; a Python extension module named after one (CuPy's
+    // cupy_backends\cuda\libs\cudnn.cp312-win_amd64.pyd) is not a cuDNN.
+    if (!base.ends_with(".dll")) return false;
     for (auto p : {"nvcuda", "cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc", "nvjitlink",
                    "nvtoolsext", "cudnn", "nvml", "cupti", "nvjpeg", "npp"})
         if (base.rfind(p, 0) == 0) return true;

@@ -124,15 +124,21 @@ check(got == [win(os.path.join(DNN_A, "bin", "cudnn64_8.dll")).lower(), win(os.p
       "cmd session: use A loads A's cuDNN, use B then B's", out + err)
 check("session: CUDAENV_DLL_DIRS unset" in out, "deactivate removes CUDAENV_DLL_DIRS", out)
 
-# trace: the folder each CUDA DLL of the Python process came from.
+# trace: the folder each CUDA DLL of the Python process came from. The module
+# carries CuPy's name for its cuDNN module: an extension module is no cuDNN.
 report = os.path.join(WORK, "trace.json")
-out, err = run(EXE, "trace", A, "--json=" + win(report), "--", win(PYLOAD), "--hook", win(PYD))
+cupy = os.path.join(WORK, "cupy_backends", "cuda", "libs", "cudnn.cp312-win_amd64.pyd")
+os.makedirs(os.path.dirname(cupy))
+shutil.copy(PYD, cupy)
+out, err = run(EXE, "trace", A, "--json=" + win(report), "--", win(PYLOAD), "--hook", win(cupy))
 with open(report, encoding="utf-8") as f:
     libs = {l["name"].lower(): l for l in json.load(f)["libraries"]}
 dnn = libs.get("cudnn64_8.dll", {})
 check(dnn.get("how") == "dll-dirs" and dnn.get("origin") == "pair", "trace: cudnn64_8.dll through the hook's folders",
       json.dumps(libs, indent=2) + err)
 check("os.add_dll_directory" in err, "trace says it in words", err)
+check("verdict: all CUDA libraries came from 11.8.0+8.9.7" in err and "cudnn.cp312" not in err,
+      "trace: the extension module named cudnn.*.pyd is not taken for a cuDNN library", err)
 
 # doctor: a venv whose extension module imports cuDNN, without and with the hook.
 venv = os.path.join(WORK, "venv")
