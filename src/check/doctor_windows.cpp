@@ -95,7 +95,7 @@ Finding python_hook_finding(const DoctorInput& in) {
     auto shown = fs::relative(first.module, site, ec);
     f.status = Status::warn;
     f.summary = std::to_string(found.size()) + " extension module" + (found.size() == 1 ? "" : "s") + " in " +
-                fsx::to_utf8(site) + " import CUDA DLLs (" + fsx::to_utf8(ec ? first.module : shown) + ": " +
+                fsx::to_utf8(site) + (found.size() == 1 ? " imports" : " import") + " CUDA DLLs (" + fsx::to_utf8(ec ? first.module : shown) + ": " +
                 str::join(first.dlls, ", ") + ") without the DLL hook: Python 3.8+ does not look for them on PATH";
     f.advice = "Run `cudaenv setup --python \"" + fsx::to_utf8(prefix->first) +
                "\"`: that Python then finds the DLLs of the pair `cudaenv use` activates (error 126 otherwise).";
