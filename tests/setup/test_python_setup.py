@@ -130,6 +130,30 @@ with open(pth, "a") as f:
 r = cudaenv("setup", "--undo", want=1)
 check("was changed since" in r.stderr and os.path.exists(mod), "undo refuses an edited .pth: %s" % r.stderr)
 
+# The edit taken back by hand, the undo goes through.
+with open(pth) as f:
+    text = f.read()
+with open(pth, "w") as f:
+    f.write(text.replace("import antigravity_not\n", ""))
+cudaenv("setup", "--undo")
+check(diff(before, snapshot(venv)) == [], "the edit taken back, --undo works: %s" % diff(before, snapshot(venv)))
+
+# kernel add --dll-hook: the same hook for a Jupyter kernel's interpreter, undone by setup --undo.
+tk = os.path.join(WORK, "cuda-12.4")
+os.makedirs(os.path.join(tk, "bin"))
+os.makedirs(os.path.join(tk, "lib64"))
+with open(os.path.join(tk, "bin", "nvcc"), "w") as f:
+    f.write("#!/bin/sh\n")
+os.chmod(os.path.join(tk, "bin", "nvcc"), 0o755)
+open(os.path.join(tk, "lib64", "libcudart.so.12"), "w").close()
+with open(os.path.join(tk, "version.json"), "w") as f:
+    f.write('{"cuda": {"name": "CUDA SDK", "version": "12.4.131"}}\n')
+cudaenv("add", tk)
+r = cudaenv("kernel", "add", "12.4", "--python", py, "--prefix", os.path.join(WORK, "jupyter"), "--dll-hook")
+check(os.path.isfile(pth) and open(mod, "rb").read() == open(MODULE, "rb").read(), "kernel add --dll-hook: the hook is in")
+cudaenv("setup", "--undo")
+check(diff(before, snapshot(venv)) == [], "kernel add --dll-hook, then setup --undo: as it was: %s" % diff(before, snapshot(venv)))
+
 # No such Python.
 r = cudaenv("setup", "--python", os.path.join(WORK, "nothing here"), want=1)
 check(r.stderr.startswith("cudaenv: error: no Python at"), "a missing interpreter: %s" % r.stderr)
