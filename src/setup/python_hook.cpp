@@ -89,4 +89,12 @@ std::vector<std::pair<std::string, std::string>> python_hook_files() {
     return {{python_hook_pth(), pth}, {std::string(python_hook_module) + ".py", std::string(*module)}};
 }
 
+bool compile_python_hook(const PythonEnvironment& py) {
+    const auto module = fsx::to_utf8(py.site_packages / (std::string(python_hook_module) + ".py"));
+    auto pr = platform::run_process({py.interpreter, "-I", "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], doraise=True)",
+                                     module},
+                                    platform::environment(), std::chrono::seconds(60));
+    return pr.started && pr.exit_code == 0;
+}
+
 }  // namespace cudaenv

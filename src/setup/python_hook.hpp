@@ -32,6 +32,12 @@ PythonEnvironment find_python_environment(const std::string& arg, const std::fil
 // the module, by name, with their bytes.
 std::vector<std::pair<std::string, std::string>> python_hook_files();
 
+// Has the interpreter write the module's bytecode now (py_compile), so no
+// start has to compile it, not even where Python may not write bytecode
+// itself (PYTHONDONTWRITEBYTECODE, a site-packages its users cannot write).
+// False when it could not (the hook works all the same).
+bool compile_python_hook(const PythonEnvironment& py);
+
 // The .pth's file name ("cudaenv_dll_hook.pth"): doctor looks for it.
 std::string python_hook_pth();
 

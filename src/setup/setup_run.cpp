@@ -88,6 +88,8 @@ void run_python_setup(SetupSession& s, const std::string& arg, bool undo) {
     }
     auto py = find_python_environment(arg, platform::current_dir(), path);
     add_python_hook(s, {py.interpreter, py.site_packages, py.cache_tag, python_hook_files()});
+    // Compiled now, not at the starts (docs/python.md has the cost); undo removes the bytecode.
+    if (!compile_python_hook(py)) s.out << "note: the module's bytecode could not be written now; Python compiles it\n";
     const auto take_back = "`cudaenv setup --python " + arg + " --undo` takes it back.\n";
     if (!platform::is_windows)
         s.out << "note: the hook acts only on Windows (Python " << py.major << "." << py.minor

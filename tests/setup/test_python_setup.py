@@ -75,8 +75,10 @@ check(open(mod, "rb").read() == open(MODULE, "rb").read(), "the module is python
 PTH_LINE = ('import os; os.environ.get("CUDAENV_DLL_DIRS") and hasattr(os, "add_dll_directory") and '
             '__import__("cudaenv_dll_hook")')
 check(open(pth).read().splitlines()[-1] == PTH_LINE, "the .pth imports it where it has work: %r" % open(pth).read())
-check(sorted(diff(before, snapshot(venv))) == sorted([os.path.relpath(pth, venv), os.path.relpath(mod, venv)]),
-      "setup added exactly the two files: %s" % diff(before, snapshot(venv)))
+pyc = os.path.join(site, "__pycache__", "cudaenv_dll_hook.%s.pyc" % sys.implementation.cache_tag)
+check(sorted(diff(before, snapshot(venv))) ==
+      sorted([os.path.relpath(pth, venv), os.path.relpath(mod, venv), os.path.relpath(pyc, venv), "lib/python%d.%d/site-packages/__pycache__/" % sys.version_info[:2]]),
+      "setup added the two files and the module's bytecode: %s" % diff(before, snapshot(venv)))
 
 # The venv's Python at its start, as on Windows: os.add_dll_directory exists
 # (a recorder here), then site runs the venv's .pth files (python -S, then site.main()).
