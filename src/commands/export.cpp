@@ -1,6 +1,6 @@
 // cudaenv export <format> [SPEC... | --all] [-o PATH] [--default SPEC]:
 // write pairs for tools that never see a shell (CMake presets, env files,
-// GitHub Actions, Lmod and Environment Modules). The formats live in src/export/.
+// GitHub Actions, Lmod and Environment Modules, MSBuild). The formats live in src/export/.
 #include <CLI/CLI.hpp>
 #include <iostream>
 

@@ -1,6 +1,6 @@
 #pragma once
 // `cudaenv export` formats: one table, one file per format family
-// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp). Each format renders
+// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp, msbuild.cpp). Each format renders
 // the pair's intent (export/vars: one EnvDiff per pair) and writes files only
 // through util/user_file, after checking that every file it would replace is
 // one it wrote before.
