@@ -74,3 +74,12 @@ if ! ls "$em_cache"/environment-modules_*.deb >/dev/null 2>&1; then
   (cd "$em_cache" && apt-get download environment-modules >/dev/null 2>&1) ||
     echo "deps: warning: could not download environment-modules; tests/modules will fetch it" >&2
 fi
+
+# PowerShell 7 for Windows, for the pwsh session tests of the windows-cross
+# build under Wine (tests/windows/msvc_win.py): published from NuGet once.
+pwsh_win="${XDG_CACHE_HOME:-$HOME/.cache}/cudaenv-ci/pwsh-win-7.6.9"
+if [ ! -f "$pwsh_win/pwsh.exe" ] && command -v dotnet >/dev/null 2>&1; then
+  echo "deps: building PowerShell 7.6.9 for Windows (win-x64, for the Wine tests)"
+  bash "$(dirname "$0")/../tests/windows/pwsh/build.sh" "$pwsh_win" ||
+    echo "deps: warning: could not build Windows PowerShell; windows_msvc_pwsh is not registered" >&2
+fi

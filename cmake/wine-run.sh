@@ -9,7 +9,9 @@ set -euo pipefail
 prefix="$1"
 shift
 wine="${CUDAENV_WINE:-/usr/lib/wine/wine64}"
-export WINEPREFIX="$prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
+# CUDAENV_WINE_DLLOVERRIDES: .NET programs (the Windows PowerShell of
+# tests/windows/pwsh) need Wine's mscoree, which loads their assemblies.
+export WINEPREFIX="$prefix" WINEDEBUG=-all WINEDLLOVERRIDES="${CUDAENV_WINE_DLLOVERRIDES:-mscoree,mshtml=}" WINEARCH=win64
 # No X server here: Wine's console programs need none, and without DISPLAY Wine
 # does not try to open one.
 unset DISPLAY WAYLAND_DISPLAY

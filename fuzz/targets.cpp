@@ -160,7 +160,7 @@ void presets(const uint8_t* data, size_t size) {
     const std::vector<exporting::PairVars> pairs = {sample_pair()};
     std::string merged;
     try {
-        merged = exporting::merge_presets(text, pairs, 3, PathStyle::posix, "CMakeUserPresets.json");
+        merged = exporting::merge_presets(text, pairs, 3, exporting::Options{}, "CMakeUserPresets.json");
     } catch (const Error&) {
         return;
     }
@@ -173,7 +173,7 @@ void presets(const uint8_t* data, size_t size) {
                 require(doc.contains(key) && doc[key] == value, "a member of the user's file was changed");
     std::string twice;
     try {
-        twice = exporting::merge_presets(merged, pairs, 3, PathStyle::posix, "CMakeUserPresets.json");
+        twice = exporting::merge_presets(merged, pairs, 3, exporting::Options{}, "CMakeUserPresets.json");
     } catch (const Error& e) {
         throw std::logic_error(std::string("merged presets are refused when merged again: ") + e.what());
     }
@@ -194,6 +194,36 @@ void listing(const uint8_t* data, size_t size) {
     (void)install::manifest_release(text);
     if (auto a = install::parse_archive_name(text))
         require(a->is_cudnn() == (a->cuda_major > 0), "a cuDNN name without _cuda<N>");
+}
+
+// `export msbuild` into a Directory.Build.props holding these bytes: refused
+// with an Error, or merged so that every byte outside cudaenv's block stays,
+// and merged again the same way.
+void props(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    const auto pair = sample_pair();
+    std::string merged;
+    try {
+        merged = exporting::merge_props(text, pair, PathStyle::windows, "Directory.Build.props");
+    } catch (const Error&) {
+        return;
+    }
+    require(merged.find("<CudaToolkitCustomDir>") != std::string::npos, "the merged file has no CudaToolkitCustomDir");
+    std::string twice;
+    try {
+        twice = exporting::merge_props(merged, pair, PathStyle::windows, "Directory.Build.props");
+    } catch (const Error& e) {
+        throw std::logic_error(std::string("a merged Directory.Build.props is refused when merged again: ") + e.what());
+    }
+    require(twice == merged, "merging the same pair again changes the file");
+    // What was there before the block and after it is still there, byte for byte.
+    auto begin = merged.find("<!-- >>> cudaenv export");
+    auto end = merged.find("<!-- <<< cudaenv export <<< -->");
+    require(begin != std::string::npos && end != std::string::npos, "the block's markers are missing");
+    auto nl = merged.rfind('\n', begin);
+    auto head = merged.substr(0, nl == std::string::npos ? 0 : nl);
+    if (head.ends_with('\r')) head.pop_back();
+    require(text.starts_with(head), "a byte before cudaenv's block was changed");
 }
 
 // A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
@@ -227,6 +257,7 @@ const Target kTargets[] = {
     {"version_file", version_file},
     {"json", json_any},
     {"presets", presets},
+    {"props", props},
     {"fatbin", fatbin},
     {"listing", listing},
     {nullptr, nullptr},

@@ -133,7 +133,8 @@ Finding host_compiler_finding(const Version& cuda, const std::string& spec, cons
         f.status = windows ? Status::skip : Status::warn;
         f.summary = (r.from == "PATH" ? "no " + r.compiler + " on PATH" : r.from + "=" + r.compiler + " not found") +
                     ": nvcc has no host compiler to compile .cu files with";
-        f.advice = windows ? "Run nvcc from a Visual Studio Developer prompt (cl.exe on PATH), or pass -ccbin."
+        f.advice = windows ? "`cudaenv use " + spec + " --msvc` puts the cl.exe of a Visual Studio toolset CUDA " + mm +
+                                 " accepts on PATH (docs/msvc.md), or pass -ccbin."
                            : "Install a C++ compiler CUDA " + mm + " accepts, or set NVCC_CCBIN to one.";
         return f;
     }

@@ -45,7 +45,7 @@ constexpr CommandRow table[] = {
     {"check", "Prove pairs work: load every library, versions, a timed convolution", register_check, A::spec,
      A::spec},
     {"doctor", "Diagnose this machine's CUDA set-up: PATH, shadowing cuDNNs, driver, frameworks", register_doctor},
-    {"export", "Write pairs for tools that never see a shell: cmake-presets, dotenv, github-env, lmod, tcl, cdi; or the lock as a dockerfile",
+    {"export", "Write pairs for tools that never see a shell: cmake-presets, dotenv, github-env, lmod, tcl, msbuild, cdi; or the lock as a dockerfile",
      register_export, A::format, A::spec},
     {"kernel", "Jupyter kernels that run under a pair: add, list, remove", register_kernel},
     {"trace", "Run a command and report which CUDA/cuDNN libraries it really loads", register_trace, A::spec,

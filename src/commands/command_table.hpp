@@ -88,6 +88,8 @@ void register_trace(CLI::App* cmd, Context& ctx);
 void register_inspect(CLI::App* cmd, Context& ctx);
 // `__gpus`, the machine's GPUs and driver: only the cudaenv-probe program (check/probe_gpus).
 void register_probe_gpus(CLI::App* cmd, Context& ctx);
+// `__environ FILE`, this process's environment as records: only cudaenv-probe (store/msvc, `use --msvc`).
+void register_probe_environ(CLI::App* cmd, Context& ctx);
 
 // `row` with another define function: the cudaenv-install program's rows are
 // the table's, with the commands themselves instead of the forwarder.

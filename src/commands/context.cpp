@@ -40,9 +40,11 @@ std::optional<DetectedPair> Context::pair_for(const Spec& spec, std::string* ful
     return detect_pair(pair, cache);
 }
 
-Activation Context::plan_for(const std::string& spec_text) {
-    return plan_activation(store(), Spec::parse_or_throw(spec_text), env(), native_path_style());
+Activation Context::plan_for(const std::string& spec_text, bool msvc) {
+    return plan_activation(store(), Spec::parse_or_throw(spec_text), env(), native_path_style(), {msvc});
 }
+
+bool Context::msvc_auto() { return platform::is_windows && store().config().msvc == "auto"; }
 
 std::unique_ptr<Shell> integration_shell(const std::string& command) {
     auto sh = platform::get_env("CUDAENV_SHELL");

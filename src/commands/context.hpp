@@ -40,8 +40,11 @@ public:
     ActiveSpec active();
     // The pair a spec names, with its folders read from disk; nullopt for system.
     std::optional<DetectedPair> pair_for(const Spec& spec, std::string* full_spec = nullptr);
-    // What activating `spec_text` changes in this process's environment.
-    Activation plan_for(const std::string& spec_text);
+    // What activating `spec_text` changes in this process's environment
+    // (`msvc`: with a Visual Studio toolset, store/msvc).
+    Activation plan_for(const std::string& spec_text, bool msvc = false);
+    // Whether config.toml says msvc = "auto" (Windows only: `use` and the hook enter a toolset).
+    bool msvc_auto();
     // Writes cudaenv.ps1 / cudaenv.cmd into <store>/shims when they are missing or stale.
     void refresh_session_shims();
 

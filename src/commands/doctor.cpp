@@ -4,6 +4,7 @@
 
 #include "check/doctor.hpp"
 #include "check/doctor_gpu.hpp"
+#include "check/doctor_windows.hpp"
 #include "check/pwsh_policy.hpp"
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
@@ -11,6 +12,7 @@
 #include "commands/table.hpp"
 #include "core/cmake_cache.hpp"
 #include "platform/platform.hpp"
+#include "store/msvc.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -41,7 +43,11 @@ void run_doctor_cmd(Context& ctx, bool json, const gpu::Overrides& overrides) {
     for (auto& f : check::gpu_findings(in, machine_for(ctx, overrides, gpu::Probe::allowed, json), ctx.store().root()))
         findings.push_back(std::move(f));
     if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
-    if (platform::is_windows) findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
+    if (platform::is_windows) {
+        findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
+        findings.push_back(check::python_hook_finding(in));  // Python's DLL hook (check/doctor_windows)
+        findings.push_back(check::msvc_finding(in, installed_toolsets(ctx.store(), ctx.env())));
+    }
     bool failed = false;
     for (const auto& f : findings) failed = failed || f.status == check::Status::fail;
     if (json) {

@@ -1,7 +1,7 @@
 // cudaenv export <format> [SPEC... | --all] [-o PATH] [--default SPEC]:
 // write pairs for tools that never see a shell (CMake presets, env files,
-// GitHub Actions, Lmod and Environment Modules, container engines through
-// CDI), or the project's lock as a Containerfile. The formats live in src/export/.
+// GitHub Actions, Lmod and Environment Modules, MSBuild, container engines
+// through CDI), or the project's lock as a Containerfile. The formats live in src/export/.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -9,6 +9,7 @@
 #include "commands/context.hpp"
 #include "core/spec.hpp"
 #include "export/formats.hpp"
+#include "store/msvc.hpp"
 #include "store/system_store.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -62,6 +63,11 @@ void run_export(Context& ctx, const ExportArgs& a) {
         opts.system_store = true;
     }
     auto& store = ctx.store();
+    if (opts.style == PathStyle::windows && std::string_view(format->name) == "cmake-presets") {
+        auto vs = installed_toolsets(store, ctx.env());
+        opts.vs_instances = std::move(vs.instances);
+        opts.toolsets = std::move(vs.toolsets);
+    }
     auto pairs = exporting::select_pairs(store, a.specs, a.all);
     const auto env = format->writes == exporting::Writes::container ? exporting::container_environment() : ctx.env();
     std::vector<exporting::PairVars> vars;

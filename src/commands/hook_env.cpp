@@ -26,7 +26,7 @@ void run_hook_env(Context& ctx) {
     EnvDiff diff;
     if (auto file = find_version_file(ctx.cwd())) {
         try {
-            auto plan = ctx.plan_for(file->spec.str());
+            auto plan = ctx.plan_for(file->spec.str(), ctx.msvc_auto());
             diff = plan.diff;
             gpu::warn_if_cannot_run(ctx.store().root(), plan.folders);
         } catch (const Error& e) {

@@ -1,7 +1,9 @@
 // cudaenv kernel add SPEC [--python P] [--name N] [--display-name T] [--prefix D],
-// kernel list, kernel remove NAME: Jupyter kernelspecs that start the kernel
-// through `cudaenv exec SPEC --` (src/export/kernelspec).
+// [--dll-hook], kernel list, kernel remove NAME: Jupyter kernelspecs that
+// start the kernel through `cudaenv exec SPEC --` (src/export/kernelspec);
+// --dll-hook also runs `setup --python` for the kernel's interpreter.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "commands/command_table.hpp"
@@ -10,6 +12,8 @@
 #include "core/spec.hpp"
 #include "store/system_store.hpp"
 #include "export/kernelspec.hpp"
+#include "setup/setup_record.hpp"
+#include "setup/setup_run.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -23,6 +27,7 @@ namespace fs = std::filesystem;
 
 struct KernelArgs {
     std::string spec, python, name, display_name, prefix;
+    bool dll_hook = false;
 };
 
 std::optional<fs::path> prefix_of(Context& ctx, const std::string& p) {
@@ -69,6 +74,19 @@ void run_add(Context& ctx, const KernelArgs& a) {
     exporting::write_kernel(k);
     std::cerr << "cudaenv: kernel '" << k.name << "' (" << k.display_name << ") in " << fsx::to_utf8(k.dir / fsx::from_utf8(k.name))
               << " starts " << python << " under `cudaenv exec " << k.spec << "`\n";
+    // Windows Python 3.8+ does not search PATH for an extension module's
+    // DLLs: the kernel's Python needs the DLL hook (`setup --python`).
+    if (a.dll_hook) {
+        SetupRequest request{"", false, std::nullopt, python, integration_commands()};
+        check_setup_request(request);
+        run_setup(ctx.store(), request);
+    } else if (platform::is_windows) {
+        const auto rec = SetupRecord::load(ctx.store().setup_file());
+        if (std::none_of(rec.pythons.begin(), rec.pythons.end(), [&](const auto& p) { return p.interpreter == python; }))
+            std::cerr << "hint: Python 3.8+ finds the pair's DLLs for extension modules only with the DLL hook: "
+                         "add --dll-hook, or run `cudaenv setup --python "
+                      << python << "`\n";
+    }
 }
 
 void run_list(Context& ctx, const std::string& prefix) {
@@ -89,6 +107,9 @@ void register_kernel(CLI::App* cmd, Context& ctx) {
     add->add_option("--name", a->name, "The kernel's name (default: cudaenv-<version>)");
     add->add_option("--display-name", a->display_name, "The name Jupyter shows");
     add->add_option("--prefix", a->prefix, "Write under PREFIX/share/jupyter/kernels instead of the user's data folder");
+    add->add_flag("--dll-hook", a->dll_hook,
+                  "Also put the DLL hook into that Python (as `cudaenv setup --python`): on Windows it then finds the "
+                  "pair's DLLs");
     add->callback([&ctx, a] { run_add(ctx, *a); });
     auto* list = cmd->add_subcommand("list", "The kernelspecs cudaenv wrote");
     list->add_option("--prefix", a->prefix, "Look under PREFIX/share/jupyter/kernels");

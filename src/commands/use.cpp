@@ -28,7 +28,7 @@ void warn_stale_builds(Context& ctx, const Activation& a) {
                   << "\n";
 }
 
-void run_use(Context& ctx, const std::string& spec) {
+void run_use(Context& ctx, const std::string& spec, bool msvc) {
     auto shell = integration_shell("use");
     // A module of cudaenv's loaded here keeps its own record of what it
     // changed: `use` over it would leave `module unload` and `deactivate` undoing each other.
@@ -36,7 +36,7 @@ void run_use(Context& ctx, const std::string& spec) {
         throw Error("the module " + str::visible(*module) + " (written by `cudaenv export`) is loaded in this shell; "
                         "`cudaenv use` over it would leave `module unload` and `cudaenv deactivate` undoing each other",
                     "run `module unload " + str::visible(*module) + "` first, then `cudaenv use " + spec + "`");
-    auto plan = ctx.plan_for(spec);
+    auto plan = ctx.plan_for(spec, msvc);
     // When the spec matched more than one install: which one, why, and the others' exact specs.
     for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
     warn_stale_builds(ctx, plan);
@@ -50,13 +50,21 @@ void run_use(Context& ctx, const std::string& spec) {
 void register_use(CLI::App* cmd, Context& ctx) {
     auto spec = std::make_shared<std::string>();
     auto for_opts = std::make_shared<ForOptions>();
+    auto msvc = std::make_shared<std::optional<bool>>();
     cmd->add_option("spec", *spec, "e.g. 11.8, 12+9, 11.8+8.9.7, 12.4+none, system");
     add_for_options(cmd, *for_opts);
-    cmd->callback([&ctx, spec, for_opts] {
+    cmd->add_flag_callback(
+        "--msvc", [msvc] { *msvc = true; },
+        "Windows: also enter the newest Visual Studio toolset the pair's nvcc accepts (config: msvc = \"auto\")");
+    cmd->add_flag_callback("--no-msvc", [msvc] { *msvc = false; }, "Enter no Visual Studio toolset, whatever config.toml says");
+    cmd->callback([&ctx, spec, for_opts, msvc] {
         if (!for_opts->for_text.empty() && !spec->empty()) throw UsageError("give a spec or --for, not both");
         if (!for_opts->for_text.empty()) *spec = spec_for_framework(ctx.store(), *for_opts);
         if (spec->empty()) throw UsageError("`cudaenv use` needs a spec or --for", "e.g. cudaenv use 12.4");
-        run_use(ctx, *spec);
+        if (msvc->value_or(false) && !platform::is_windows)
+            throw UsageError("--msvc enters a Visual Studio toolset, which exists only on Windows",
+                             "on Linux cudaenv picks a host compiler nvcc accepts by itself (docs/host-compilers.md)");
+        run_use(ctx, *spec, msvc->value_or(ctx.msvc_auto()));
     });
 }
 

@@ -15,7 +15,12 @@ namespace cudaenv {
 
 namespace {
 
-bool is_list_var(const std::string& name) { return name == "PATH" || name == "LD_LIBRARY_PATH"; }
+// The search lists merged entry by entry when the user changed them since
+// `use`: PATH and LD_LIBRARY_PATH, and those of a Visual Studio toolset.
+bool is_list_var(const std::string& name) {
+    return name == "PATH" || name == "LD_LIBRARY_PATH" || name == "INCLUDE" || name == "LIB" || name == "LIBPATH" ||
+           name == "EXTERNAL_INCLUDE";
+}
 
 // The state of a session's `use`, kept in the environment itself:
 //   __CUDAENV_STATE      "v2;PATH=+;LD_LIBRARY_PATH=-;...;~PATH": each variable
@@ -167,12 +172,23 @@ PairEnv pair_env(const DetectedPair& pair, const std::string& spec) {
     if (!pair.toolkit.nvcc.empty()) e.nvcc = fsx::to_utf8(pair.toolkit.nvcc);
     for (const auto& d : pair.toolkit.bin_dirs) e.path_dirs.push_back(fsx::to_utf8(d));
     for (const auto& d : pair.toolkit.lib_dirs) e.lib_dirs.push_back(fsx::to_utf8(d));
+    // The folders a Windows DLL of the pair is in (bin, CUDA 13's bin\x64, cuDNN's bin or bin\<cuda>\x64).
+    if (pair.toolkit.windows)
+        for (const auto& d : pair.toolkit.bin_dirs) e.dll_dirs.push_back(fsx::to_utf8(d));
     if (pair.cudnn) {
         e.cudnn_root = fsx::to_utf8(pair.cudnn->root);
         for (const auto& d : pair.cudnn->bin_dirs) e.path_dirs.push_back(fsx::to_utf8(d));
         for (const auto& d : pair.cudnn->lib_dirs) e.lib_dirs.push_back(fsx::to_utf8(d));
+        if (pair.cudnn->windows)
+            for (const auto& d : pair.cudnn->bin_dirs) e.dll_dirs.push_back(fsx::to_utf8(d));
     }
     return e;
+}
+
+std::string dll_dirs_value(const std::vector<std::string>& dirs) {
+    std::vector<std::string> quoted;
+    for (const auto& d : dirs) quoted.push_back(d.find(';') == std::string::npos ? d : "\"" + d + "\"");
+    return join_path_list(quoted, PathStyle::windows);
 }
 
 bool is_cuda_entry(const std::string& entry, const std::vector<std::string>& roots, PathStyle style) {
@@ -265,6 +281,15 @@ EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, co
     };
     // A list that stays unset: part of the intent, nothing to apply or restore.
     std::vector<std::string> intent_only;
+    // A Visual Studio toolset entered now or by an earlier `use` of this
+    // session: lists are planned from their values before cudaenv (with the
+    // user's later changes merged in), so no toolset's entries stay behind
+    // when another toolset, or none, follows.
+    const ToolsetEnv* toolset = pair && pair->toolset ? &*pair->toolset : nullptr;
+    const bool toolset_involved = toolset || st.saved.count(msvc_var);
+    if (toolset)
+        for (const auto& l : toolset->lists)
+            if (std::find(lists.begin(), lists.end(), l.name) == lists.end()) lists.push_back(l.name);
 
     for (const auto& var : lists) {
         if (!pair) {
@@ -278,7 +303,24 @@ EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, co
             continue;
         }
         auto cur = env(var);
-        auto edit = edit_path_list(cur.value_or(""), var == "PATH" ? pair->path_dirs : pair->lib_dirs, owned, style);
+        std::vector<std::string> front;
+        if (var == "PATH") front = pair->path_dirs;
+        if (var == "LD_LIBRARY_PATH") front = pair->lib_dirs;
+        const ToolsetEnv::List* tl = nullptr;
+        if (toolset)
+            for (const auto& l : toolset->lists)
+                if (l.name == var) tl = &l;
+        if (tl) front.insert(front.end(), tl->front.begin(), tl->front.end());
+        auto edit = edit_path_list((toolset_involved ? original(var) : cur).value_or(""), front, owned, style);
+        if (tl && !tl->back.empty()) {
+            // What vcvarsall appends (its CMake, Ninja) goes last, once.
+            auto entries = split_path_list(edit.value, style);
+            for (const auto& b : tl->back)
+                if (std::none_of(entries.begin(), entries.end(),
+                                 [&](const std::string& e) { return same_path_entry(e, b, style); }))
+                    entries.push_back(b);
+            edit.value = join_path_list(entries, style);
+        }
         // An empty list is unset, never set empty: POSIX reads an empty PATH as the current folder.
         std::optional<std::string> value;
         if (!edit.value.empty()) value = std::move(edit.value);
@@ -299,10 +341,17 @@ EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, co
         set_or_unset("CUDAToolkit_ROOT", pair->cuda_root);
         for (const auto& [name, value] : pair->defaults)
             if (!original(name)) want(name, value, EnvOp::fallback);  // never over a value the user set
-        if (style == PathStyle::windows)
+        if (style == PathStyle::windows) {
             set_or_unset("CUDA_PATH_V" + std::to_string(pair->cuda_version.major()) + "_" +
                              std::to_string(pair->cuda_version.minor()),
                          pair->cuda_root);
+            set_or_unset(dll_dirs_var, pair->dll_dirs.empty() ? std::nullopt
+                                                              : std::optional<std::string>(dll_dirs_value(pair->dll_dirs)));
+        }
+        if (toolset) {
+            for (const auto& [name, value] : toolset->set) want(name, value, EnvOp::set);
+            want(msvc_var, toolset->version, EnvOp::set);
+        }
     }
     want("CUDAENV_VERSION", spec, EnvOp::set);
 

@@ -7,8 +7,12 @@
 // go first, all other entries keep their order. CUDA_PATH, CUDA_HOME,
 // CUDNN_PATH, CUDNN_HOME, CUDACXX (the pair's nvcc, for CMake),
 // CUDAToolkit_ROOT (FindCUDAToolkit), CUDA_PATH_V<maj>_<min> on Windows (the
-// Visual Studio CUDA build customization) and CUDAENV_VERSION are set. The values from before the first `use` are kept
-// in __CUDAENV_STATE so `deactivate` restores them byte for byte.
+// Visual Studio CUDA build customization) and CUDAENV_VERSION are set; on
+// Windows also CUDAENV_DLL_DIRS (the pair's DLL folders, for the Python hook
+// of python/cudaenv_dll_hook.py) and, with `use --msvc`, the variables of a
+// Visual Studio toolset (core/toolset_env.hpp, core/msvc.hpp) and CUDAENV_MSVC. The values from
+// before the first `use` are kept in __CUDAENV_STATE so `deactivate` restores
+// them byte for byte.
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,6 +21,7 @@
 #include <vector>
 
 #include "core/env_diff.hpp"
+#include "core/toolset_env.hpp"
 #include "core/pathlist.hpp"
 #include "core/pairs.hpp"
 #include "core/spec.hpp"
@@ -27,6 +32,10 @@ using EnvReader = std::function<std::optional<std::string>(const std::string&)>;
 using OwnedEntry = std::function<bool(const std::string&)>;
 
 inline constexpr const char* state_var = "__CUDAENV_STATE";
+// The pair's DLL folders, which Python's DLL hook adds (Windows).
+inline constexpr const char* dll_dirs_var = "CUDAENV_DLL_DIRS";
+// The Visual Studio toolset `use --msvc` entered (its version).
+inline constexpr const char* msvc_var = "CUDAENV_MSVC";
 // cmd.exe ignores a PATH longer than this.
 inline constexpr size_t cmd_path_limit = 8191;
 
@@ -41,7 +50,16 @@ struct PairEnv {
     std::vector<std::string> lib_dirs;    // LD_LIBRARY_PATH, in order
     // Set only where the user had no value before cudaenv (NVCC_CCBIN, CUDAHOSTCXX).
     std::vector<std::pair<std::string, std::string>> defaults;
+    // Windows: the folders Python's DLL hook adds (CUDAENV_DLL_DIRS): the
+    // DLL folders of path_dirs, and zlibwapi.dll's where the pair needs it.
+    std::vector<std::string> dll_dirs;
+    // `use --msvc`: the Visual Studio toolset entered with the pair.
+    std::optional<ToolsetEnv> toolset;
 };
+
+// CUDAENV_DLL_DIRS's value: the folders joined by ';' as in PATH, one that
+// holds a ';' in double quotes (a Windows folder name cannot hold one).
+std::string dll_dirs_value(const std::vector<std::string>& dirs);
 
 PairEnv pair_env(const DetectedPair& pair, const std::string& spec);
 

@@ -142,4 +142,6 @@ std::vector<fs::path> cudnn_installer_dll_dirs(const fs::path& root, const std::
     return {root / "bin" / v / "x64", root / "bin" / v};
 }
 
+bool needs_zlibwapi(const Version& cudnn) { return cudnn.major() == 8 && cudnn.minor() >= 3; }
+
 }  // namespace cudaenv::cudalibs

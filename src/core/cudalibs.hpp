@@ -62,6 +62,9 @@ std::string version_from_file_name(std::string_view name, bool full_only = false
 int cuda_major_of_dependency(std::string_view needed);
 // Whether `name` is a CUDA runtime library: libcudart.so.<digits...>, cudart64_<digits>.dll.
 bool is_cudart(std::string_view name, bool windows);
+// Whether a Windows cuDNN of this version loads zlibwapi.dll, which NVIDIA's
+// archives do not ship: 8.3 to 8.9 (docs/install.md).
+bool needs_zlibwapi(const Version& cudnn);
 
 // Folders under a toolkit root that hold Linux libraries, most specific first.
 std::vector<fs::path> toolkit_lib_dirs(const fs::path& root);

@@ -221,7 +221,8 @@ HostCompilerReport report_host_compiler(const Version& cuda, const std::string& 
         r.fix = "Run `cudaenv use " + spec + "`: it sets NVCC_CCBIN and CUDAHOSTCXX to " + r.supported->path +
                 " (or pass -ccbin " + r.supported->path + " to nvcc).";
     } else if (r.id->family == "msvc") {
-        r.fix = "Install or select " + wanted + " (run nvcc from that toolset's Developer prompt, or pass -ccbin).";
+        r.fix = "Install or select " + wanted + ": `cudaenv use " + spec +
+                " --msvc` enters the newest installed one that fits (docs/msvc.md), or pass -ccbin to nvcc.";
     } else {
         r.fix = "Install a compiler CUDA " + mm + " accepts (" + wanted + ", e.g. the g++-" +
                 std::to_string(r.rule->gcc_max) + " package); `cudaenv use " + spec +

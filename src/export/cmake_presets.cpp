@@ -64,18 +64,66 @@ ojson configure_preset(const PairVars& p, PathStyle style) {
     return preset;
 }
 
-// The configure preset, and the build and test presets that use it (they
-// inherit its environment).
-std::vector<ojson> presets_of(const PairVars& p, PathStyle style) {
-    auto follower = [&](const char* what) {
+// Windows: a configure preset for a Visual Studio generator, whose CUDA
+// build customization is the pair's toolkit (-T cuda=<folder>: CMake reads
+// <folder>\extras\visual_studio_integration\MSBuildExtensions, which
+// `cudaenv install` puts there), built with the installation that holds the
+// newest toolset the pair's nvcc accepts (-T <platform toolset>,version=...),
+// else with the newest installation. nullopt without a Visual Studio.
+std::optional<ojson> vs_preset(const PairVars& p, const Options& o) {
+    if (o.style != PathStyle::windows || o.vs_instances.empty()) return std::nullopt;
+    auto cuda = Version::parse(p.cuda_version);
+    auto pick = cuda ? pick_toolset(o.toolsets, *cuda) : std::nullopt;
+    const VsInstance* vs = nullptr;
+    for (const auto& i : o.vs_instances) {
+        if (pick && i.path == pick->instance) vs = &i;
+        auto vi = Version::parse(i.version), vb = vs ? Version::parse(vs->version) : std::nullopt;
+        if (!pick && (!vs || (vi && vb && *vi > *vb))) vs = &i;
+    }
+    if (!vs || vs_generator(*vs).empty()) return std::nullopt;
+    // CMake splits -T at ',' and each field at '='.
+    if (p.cuda_root.find(',') != std::string::npos)
+        throw Error("the toolkit folder '" + p.cuda_root + "' holds a ',', which CMake's toolset field (-T cuda=...) "
+                        "splits at; nothing was written",
+                    "move it to a folder whose name has none, then `cudaenv add` it there");
+    std::string toolset = "cuda=" + p.cuda_root;
+    if (pick) toolset = platform_toolset(pick->msc_ver) + ",version=" + pick->version + "," + toolset;
+    auto base = configure_preset(p, o.style);
+    ojson preset;
+    preset["name"] = preset_name(p) + "-vs";
+    preset["displayName"] = describe(p) + " (cudaenv, " + vs_generator(*vs) + ")";
+    preset["description"] = base["description"];
+    preset["generator"] = vs_generator(*vs);
+    preset["architecture"] = {{"value", "x64"}, {"strategy", "set"}};
+    preset["toolset"] = {{"value", toolset}, {"strategy", "set"}};
+    preset["binaryDir"] = "${sourceDir}/build/" + preset_name(p) + "-vs";
+    preset["cacheVariables"] = {{"CUDAToolkit_ROOT", p.cuda_root}, {"CMAKE_GENERATOR_INSTANCE", vs->path}};
+    preset["environment"] = base["environment"];
+    preset["vendor"] = base["vendor"];
+    return preset;
+}
+
+// The configure presets (the pair's, and on Windows its Visual Studio one),
+// and the build and test presets that use each (they inherit its environment).
+std::vector<std::vector<ojson>> presets_of(const PairVars& p, const Options& o) {
+    auto follower = [&](const std::string& name, const char* what) {
         ojson b;
-        b["name"] = preset_name(p);
-        b["configurePreset"] = preset_name(p);
+        b["name"] = name;
+        b["configurePreset"] = name;
         b["description"] = std::string(marker) + " cmake-presets`; " + what + " with cudaenv pair " + p.spec;
         b["vendor"] = {{"cudaenv", {{"spec", p.spec}}}};
         return b;
     };
-    return {configure_preset(p, style), follower("builds"), follower("tests")};
+    std::vector<std::vector<ojson>> out = {{configure_preset(p, o.style)},
+                                           {follower(preset_name(p), "builds")},
+                                           {follower(preset_name(p), "tests")}};
+    if (auto vs = vs_preset(p, o)) {
+        const auto name = (*vs)["name"].get<std::string>();
+        out[0].push_back(std::move(*vs));
+        out[1].push_back(follower(name, "builds"));
+        out[2].push_back(follower(name, "tests"));
+    }
+    return out;
 }
 
 // `j` as text that starts at column `indent` (compact when it is npos).
@@ -236,11 +284,11 @@ private:
 std::string render_preset(const PairVars& p, const Options& o) { return configure_preset(p, o.style).dump(2); }
 
 std::string merge_presets(const std::string& existing, const std::vector<PairVars>& pairs, long long version,
-                          PathStyle style, const fs::path& file) {
+                          const Options& o, const fs::path& file) {
     std::vector<std::vector<ojson>> by_kind(3);
     for (const auto& p : pairs) {
-        auto three = presets_of(p, style);
-        for (size_t k = 0; k < 3; ++k) by_kind[k].push_back(three[k]);
+        auto three = presets_of(p, o);
+        for (size_t k = 0; k < 3; ++k) by_kind[k].insert(by_kind[k].end(), three[k].begin(), three[k].end());
     }
     PresetsFile doc(file, existing.empty() ? "{\n}\n" : existing);
     doc.check();
@@ -267,7 +315,7 @@ std::string write_presets(const std::vector<PairVars>& pairs, const Options& o) 
     // Parallel exports into one file take turns: each keeps the others' presets.
     fsx::UserFileLock lock(file);
     auto old = fsx::read_user_file(file, max_presets_bytes, "cmake-presets");
-    fsx::write_user_file(file, merge_presets(old.value_or(""), pairs, version, o.style, file));
+    fsx::write_user_file(file, merge_presets(old.value_or(""), pairs, version, o, file));
     std::string names;
     for (const auto& p : pairs) names += (names.empty() ? "" : ", ") + preset_name(p);
     say_wrote("configure, build and test preset" + std::string(pairs.size() > 1 ? "s " : " ") + names, file);

@@ -36,5 +36,7 @@ std::string write_github_env(const std::vector<PairVars>& pairs, const Options& 
 std::string render_cdi_device(const PairVars& p, const Options& o);
 std::string write_cdi(const std::vector<PairVars>& pairs, const Options& o);
 std::string write_dockerfile(const std::vector<PairVars>& pairs, const Options& o);
+std::string render_msbuild(const PairVars& p, const Options& o);
+std::string write_msbuild(const std::vector<PairVars>& pairs, const Options& o);
 
 }  // namespace cudaenv::exporting

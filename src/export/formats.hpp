@@ -1,6 +1,6 @@
 #pragma once
 // `cudaenv export` formats: one table, one file per format family
-// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp, cdi.cpp, dockerfile.cpp). Each format renders
+// (modulefiles.cpp, cmake_presets.cpp, envfiles.cpp, msbuild.cpp, cdi.cpp, dockerfile.cpp). Each format renders
 // the pair's intent (export/vars: one EnvDiff per pair) and writes files only
 // through util/user_file, after checking that every file it would replace is
 // one it wrote before.
@@ -66,12 +66,22 @@ std::string write(const Format& f, const std::vector<PairVars>& pairs, const Opt
 std::string module_version(const PairVars& p);
 
 // `existing` (a CMakeUserPresets.json's text, "" for none) with the
-// configure, build and test presets of `pairs` merged in, every byte outside
-// cudaenv's own presets kept; `version` at least. Throws Error for a file
+// configure, build and test presets of `pairs` merged in (on Windows also
+// each pair's Visual Studio preset, from `opts`' installations), every byte
+// outside cudaenv's own presets kept; `version` at least. Throws Error for a file
 // cudaenv must not rewrite (not JSON, a duplicate key, beyond the limits, a
 // preset of the same name it did not write). `file` names it in errors.
 std::string merge_presets(const std::string& existing, const std::vector<PairVars>& pairs, long long version,
-                          PathStyle style, const std::filesystem::path& file);
+                          const Options& opts, const std::filesystem::path& file);
+
+// `existing` (a Directory.Build.props's text) with cudaenv's block for `pair`
+// (CudaToolkitCustomDir) in place of the one it wrote before, or before the
+// closing </Project>; every other byte kept, its line endings too. Throws
+// Error for a file cudaenv cannot place it in. `file` names it in errors.
+std::string merge_props(const std::string& existing, const PairVars& pair, PathStyle style,
+                        const std::filesystem::path& file);
+// Why MSBuild would read `value` otherwise in Directory.Build.props, or nullopt.
+std::optional<std::string> msbuild_misread(std::string_view value, PathStyle style);
 
 // A modulefile written by `export lmod|tcl` that Lmod or Environment Modules
 // has loaded in this environment (_LMFILES_, the loaded files, with

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/msvc.hpp"
 #include "core/pathlist.hpp"
 
 namespace cudaenv::exporting {
@@ -17,6 +19,10 @@ struct Options {
     bool system_store = false;                 // cdi --system: the system store's pairs, into /etc/cdi
     std::optional<std::string> active_pair;    // cdi: the active pair's Pair::id(), for the `current` device
     std::string base;                          // dockerfile --base: the image to build on
+    // Windows: the Visual Studio installations and toolsets found
+    // (store/msvc), for the presets of Visual Studio's generators.
+    std::vector<VsInstance> vs_instances;
+    std::vector<MsvcToolset> toolsets;
 };
 
 }  // namespace cudaenv::exporting

@@ -9,6 +9,7 @@
 #include "core/detect.hpp"
 #include "install/archive.hpp"
 #include "install/fetch.hpp"
+#include "install/layout.hpp"
 #include "install/progress.hpp"
 #include "install/staging.hpp"
 #include "install/sync_plan.hpp"
@@ -117,6 +118,7 @@ std::string finish_toolkit(const ToolkitStep& t, const fs::path& stage, const st
                                                           : std::map<std::string, ComponentInfo>{};
     std::map<std::string, std::string> added;
     for (const auto& u : units) {
+        place_component(u.job->component, u.dest);
         merge_tree(u.dest, stage, fsx::to_utf8(u.file.filename()));
         components[u.job->component] = u.job->info;
         added[u.job->component] = u.job->info.version;

@@ -145,6 +145,21 @@ void validate_toolkit(const fs::path& dir, const std::map<std::string, std::stri
         throw Error("incomplete cuda_nvcc archive: bin/nvcc is missing");
 }
 
+void place_component(const std::string& component, const fs::path& dest) {
+    if (component != "visual_studio_integration") return;
+    // The archive holds visual_studio_integration\MSBuildExtensions\ (an
+    // archive with MSBuildExtensions\ at its top is taken the same way).
+    const auto extras = dest / "extras";
+    for (const auto& [from, to] : {std::pair{dest / "visual_studio_integration", extras / "visual_studio_integration"},
+                                   std::pair{dest / "MSBuildExtensions",
+                                             extras / "visual_studio_integration" / "MSBuildExtensions"}}) {
+        if (!fsx::is_dir(from)) continue;
+        fs::create_directories(to.parent_path());
+        fs::rename(from, to);
+        return;
+    }
+}
+
 std::string toolkit_version_json(const std::string& cuda_version, const std::map<std::string, ComponentInfo>& components) {
     nlohmann::ordered_json j;
     j["cuda"] = {{"name", "CUDA SDK"}, {"version", cuda_version}};

@@ -54,6 +54,14 @@ std::vector<std::string> cudnn_required_libraries(int major, bool windows);
 void validate_toolkit(const fs::path& dir, const std::map<std::string, std::string>& components,
                       const std::string& platform);
 
+// Where a component's unpacked archive puts a folder that NVIDIA's installer
+// keeps elsewhere in the toolkit: visual_studio_integration\ (MSBuild's CUDA
+// build customization, CUDA <x.y>.props) goes to
+// extras\visual_studio_integration\, where CMake's -T cuda=<folder> and
+// `export msbuild`'s projects look (docs/msvc.md). Moves `dest`'s folder in
+// place before it is merged; nothing for every other component.
+void place_component(const std::string& component, const fs::path& dest);
+
 // version.json in NVIDIA's format:
 //   {"cuda": {"name": "CUDA SDK", "version": "12.6.3"}, "cuda_cudart": {"name": ..., "version": ...}}
 // `components` maps component key -> {name, version}.

@@ -112,13 +112,16 @@ std::string host_platform() {
 std::vector<std::string> default_cuda_components(const Manifest& m, const std::string& platform) {
     // Runtime, compiler (CUDA 13 splits crt, nvvm and the PTX compiler out of
     // nvcc), headers (CCCL), the math libraries, NVRTC, CUPTI, NVTX and the
-    // small binary tools. Profilers, Nsight, drivers and docs are left out.
+    // small binary tools; on Windows the Visual Studio integration (MSBuild's
+    // CUDA build customization, which Visual Studio projects and CMake's
+    // Visual Studio generators need; docs/msvc.md). Profilers, Nsight,
+    // drivers and docs are left out.
     static const char* wanted[] = {"cuda_cudart",  "cuda_nvcc",        "cuda_crt",      "libnvvm",
                                    "libnvptxcompiler", "cuda_cccl",    "cuda_culibos",  "cuda_nvrtc",
                                    "cuda_cupti",   "cuda_nvtx",        "cuda_profiler_api", "cuda_cuobjdump",
                                    "cuda_nvdisasm", "cuda_nvprune",    "cuda_cuxxfilt", "libcublas",
                                    "libcufft",     "libcurand",        "libcusolver",   "libcusparse",
-                                   "libnvjitlink"};
+                                   "libnvjitlink", "visual_studio_integration"};
     std::vector<std::string> out;
     for (const char* w : wanted) {
         auto it = m.components.find(w);

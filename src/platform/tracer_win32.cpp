@@ -61,6 +61,9 @@ std::string escape(const std::string& s) {
 
 bool interesting(const std::string& path) {
     auto base = str::to_lower_ascii(fsx::to_utf8(fsx::from_utf8(path).filename()));
+    // NVIDIA's are DLLs; a Python extension module named after one (CuPy's
+    // cupy_backends\cuda\libs\cudnn.cp312-win_amd64.pyd) is not a cuDNN.
+    if (!base.ends_with(".dll")) return false;
     for (auto p : {"nvcuda", "cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc", "nvjitlink",
                    "nvtoolsext", "cudnn", "nvml", "cupti", "nvjpeg", "npp"})
         if (base.rfind(p, 0) == 0) return true;
@@ -111,6 +114,21 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     std::vector<std::string> path_dirs;
     for (const auto& d : str::split(narrow(path), ';'))
         if (!d.empty()) path_dirs.push_back(folder_key(d));
+    // And those cudaenv's Python hook adds with os.add_dll_directory
+    // (CUDAENV_DLL_DIRS, ';'-separated, a part in quotes may hold ';').
+    std::vector<std::string> hook_dirs;
+    for (const auto& [name, value] : env)
+        if (str::iequals_ascii(name, "CUDAENV_DLL_DIRS")) {
+            std::string cur;
+            bool quoted = false;
+            for (char c : value + ";") {
+                if (c == '"') quoted = !quoted;
+                else if (c == ';' && !quoted) {
+                    if (!cur.empty()) hook_dirs.push_back(folder_key(cur));
+                    cur.clear();
+                } else cur += c;
+            }
+        }
     wchar_t sys[MAX_PATH];
     UINT n = GetSystemDirectoryW(sys, MAX_PATH);
     std::string system_dir = n > 0 && n < MAX_PATH ? folder_key(narrow(std::wstring(sys, n))) : "";
@@ -132,6 +150,7 @@ TraceRun trace_command(const std::vector<std::string>& argv,
     struct Proc {
         std::string exe_dir;
         bool first_breakpoint = true;
+        bool python = false;  // python*.exe: its extension modules' DLLs are not searched on PATH (3.8+)
     };
     std::map<DWORD, Proc> live;
     DWORD main_pid = pi.dwProcessId;
@@ -146,7 +165,8 @@ TraceRun trace_command(const std::vector<std::string>& argv,
                 auto exe = handle_path(ev.u.CreateProcessInfo.hFile);
                 if (ev.u.CreateProcessInfo.hFile) CloseHandle(ev.u.CreateProcessInfo.hFile);
                 auto dir = exe.substr(0, exe.find_last_of("\\/") == std::string::npos ? 0 : exe.find_last_of("\\/"));
-                live[ev.dwProcessId] = {folder_key(dir), true};
+                auto base = str::to_lower_ascii(fsx::to_utf8(fsx::from_utf8(exe).filename()));
+                live[ev.dwProcessId] = {folder_key(dir), true, base.starts_with("python") && base.ends_with(".exe")};
                 run.records += "P\t" + std::to_string(ev.dwProcessId) + "\t" + std::to_string(parent_of(ev.dwProcessId)) +
                                "\t" + escape(exe) + "\t" + escape(exe) + "\n";
                 break;
@@ -161,6 +181,9 @@ TraceRun trace_command(const std::vector<std::string>& argv,
                 auto it = live.find(ev.dwProcessId);
                 if (it != live.end() && dir == it->second.exe_dir) how = "app-folder";
                 else if (dir == system_dir) how = "system";
+                else if (it != live.end() && it->second.python &&
+                         std::find(hook_dirs.begin(), hook_dirs.end(), dir) != hook_dirs.end())
+                    how = "dll-dirs";
                 else if (std::find(path_dirs.begin(), path_dirs.end(), dir) != path_dirs.end()) how = "path";
                 auto pid = std::to_string(ev.dwProcessId);
                 if (!how.empty()) run.records += "S\t" + pid + "\t" + how + "\t\t" + escape(dll) + "\n";

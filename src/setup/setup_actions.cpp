@@ -385,4 +385,86 @@ void remove_programs(SetupSession& s) {
     s.save();
 }
 
+namespace {
+
+PythonRecord* python_record(SetupRecord& rec, const std::string& site_packages) {
+    for (auto& p : rec.pythons)
+        if (same_path_entry(p.site_packages, site_packages, native_path_style())) return &p;
+    return nullptr;
+}
+
+}  // namespace
+
+void add_python_hook(SetupSession& s, const PythonHookChange& change) {
+    const auto dir = fsx::to_utf8(change.site_packages);
+    const auto name = s.host.show(change.site_packages);
+    if (!s.host.dir_exists(change.site_packages))
+        throw Error(name + " is not a folder, so the hook cannot go there",
+                    "name the Python environment again: cudaenv setup --python <interpreter or venv>");
+    const auto* before = python_record(s.record, dir);
+    // Every file first: one that is not setup's (or changed since) stops setup before it writes.
+    for (const auto& [file, bytes] : change.files) {
+        auto path = change.site_packages / fsx::from_utf8(file);
+        auto st = s.host.inspect(path);
+        if (st.kind == SetupHost::Kind::absent) continue;
+        std::optional<std::string> ours;
+        if (before)
+            for (size_t i = 0; i < before->files.size(); ++i)
+                if (before->files[i] == file) ours = before->contents[i];
+        if (!ours || st.kind != SetupHost::Kind::file)
+            throw Error(s.host.show(path) + " exists and setup did not put it there",
+                        "remove it if it is an old copy of cudaenv's hook, then run the command again");
+        if (s.host.read(path) != *ours)
+            throw Error(s.host.show(path) + " was changed since setup wrote it; it was left as it is",
+                        "remove it, then run the command again");
+    }
+    PythonRecord rec;
+    rec.interpreter = change.interpreter;
+    rec.site_packages = dir;
+    rec.cache_tag = change.cache_tag;
+    rec.pycache_existed = before ? before->pycache_existed : s.host.dir_exists(change.site_packages / "__pycache__");
+    for (const auto& [file, bytes] : change.files) {
+        rec.files.push_back(file);
+        rec.contents.push_back(bytes);
+    }
+    // Recorded first: an interrupted setup still knows what it may have written.
+    std::erase_if(s.record.pythons, [&](const PythonRecord& p) { return same_path_entry(p.site_packages, dir, native_path_style()); });
+    s.record.pythons.push_back(rec);
+    s.save();
+    for (const auto& [file, bytes] : change.files) {
+        auto path = change.site_packages / fsx::from_utf8(file);
+        if (s.host.inspect(path).kind == SetupHost::Kind::absent) s.host.create(path, bytes);
+        else s.host.rewrite(path, bytes);
+    }
+    s.out << name << ": " << (before ? "updated" : "added") << " the DLL hook (" << str::join(rec.files, ", ") << ")\n";
+}
+
+void remove_python_hook(SetupSession& s, const PythonRecord& py) {
+    const auto dir = fsx::from_utf8(py.site_packages);
+    const auto name = s.host.show(dir);
+    for (size_t i = 0; i < py.files.size(); ++i) {
+        auto path = dir / fsx::from_utf8(py.files[i]);
+        auto st = s.host.inspect(path);
+        if (st.kind == SetupHost::Kind::absent) continue;
+        if (st.kind != SetupHost::Kind::file || s.host.read(path) != py.contents[i])
+            throw Error(s.host.show(path) + " was changed since setup wrote it; nothing was removed",
+                        "remove the hook's files by hand (" + str::join(py.files, ", ") + ")");
+    }
+    for (const auto& file : py.files) {
+        auto path = dir / fsx::from_utf8(file);
+        if (s.host.inspect(path).kind != SetupHost::Kind::absent) s.host.remove_file(path);
+        // The bytecode Python compiled from a module of ours goes with it.
+        if (!file.ends_with(".py") || py.cache_tag.empty()) continue;
+        const auto stem = file.substr(0, file.size() - 3) + "." + py.cache_tag;
+        for (const char* opt : {"", ".opt-1", ".opt-2"}) {
+            auto pyc = dir / "__pycache__" / fsx::from_utf8(stem + opt + ".pyc");
+            if (s.host.inspect(pyc).kind == SetupHost::Kind::file) s.host.remove_file(pyc);
+        }
+    }
+    if (!py.pycache_existed && s.host.dir_exists(dir / "__pycache__")) s.host.remove_dir_if_empty(dir / "__pycache__");
+    std::erase_if(s.record.pythons, [&](const PythonRecord& p) { return p.site_packages == py.site_packages; });
+    s.save();
+    s.out << name << ": removed the DLL hook\n";
+}
+
 }  // namespace cudaenv

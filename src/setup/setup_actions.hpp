@@ -70,4 +70,22 @@ void install_programs(SetupSession& s, const InstallChange& change);
 // Removes the copied files and the folders setup created (when empty).
 void remove_programs(SetupSession& s);
 
+// `setup --python`: creates the DLL hook's files (name, bytes) in an
+// environment's site-packages, recorded with their bytes. Refuses (Error,
+// nothing written) a folder that is not there and a file setup did not
+// write; again for the same folder replaces setup's own files (an update)
+// unless one was changed since.
+struct PythonHookChange {
+    std::string interpreter;
+    std::filesystem::path site_packages;
+    std::string cache_tag;
+    std::vector<std::pair<std::string, std::string>> files;
+};
+void add_python_hook(SetupSession& s, const PythonHookChange& change);
+// Removes the files `py` records and the bytecode Python compiled from them
+// (__pycache__/<module>.<cache_tag>[.opt-1|.opt-2].pyc; __pycache__ itself
+// when it was not there before and is empty now), and drops the record.
+// Refuses (Error, nothing removed) when a file was changed since.
+void remove_python_hook(SetupSession& s, const PythonRecord& py);
+
 }  // namespace cudaenv

@@ -27,7 +27,7 @@ toml::array array_of(const std::vector<std::string>& v) {
 }  // namespace
 
 bool SetupRecord::empty() const {
-    return profiles.empty() && !win.path_entry && !win.install_entry && !win.autorun_set && !install;
+    return profiles.empty() && !win.path_entry && !win.install_entry && !win.autorun_set && !install && pythons.empty();
 }
 
 ProfileRecord* SetupRecord::find(const std::string& path) {
@@ -72,6 +72,23 @@ SetupRecord SetupRecord::parse(const std::string& text, const std::string& origi
         r.win.autorun_existed = wt["autorun_existed"].value_or(false);
         r.win.autorun_key_created = wt["autorun_key_created"].value_or(false);
     }
+    if (auto* arr = ct["python"].as_array())
+        for (auto& node : *arr) {
+            auto* p = node.as_table();
+            if (!p) continue;
+            const auto& pt = *p;
+            PythonRecord py;
+            py.interpreter = pt["interpreter"].value_or(std::string());
+            py.site_packages = pt["site_packages"].value_or(std::string());
+            py.cache_tag = pt["cache_tag"].value_or(std::string());
+            py.pycache_existed = pt["pycache_existed"].value_or(false);
+            py.files = strings(pt["files"]);
+            py.contents = strings(pt["contents"]);
+            if (py.site_packages.empty() || py.files.size() != py.contents.size())
+                throw Error(origin + ": a [[python]] entry lacks its folder or the bytes of its files",
+                            "`cudaenv setup` keeps what it changed there; fix or remove the file");
+            r.pythons.push_back(std::move(py));
+        }
     if (auto* i = ct["install"].as_table()) {
         const auto& it = *i;
         InstallRecord ir;
@@ -117,6 +134,17 @@ std::string SetupRecord::serialize() const {
                                         {"dir_created", install->dir_created},
                                         {"created_dirs", array_of(install->created_dirs)},
                                         {"files", array_of(install->files)}});
+    if (!pythons.empty()) {
+        toml::array py;
+        for (const auto& p : pythons)
+            py.push_back(toml::table{{"interpreter", p.interpreter},
+                                     {"site_packages", p.site_packages},
+                                     {"cache_tag", p.cache_tag},
+                                     {"pycache_existed", p.pycache_existed},
+                                     {"files", array_of(p.files)},
+                                     {"contents", array_of(p.contents)}});
+        t.insert("python", py);
+    }
     std::ostringstream out;
     // Plain strings with escapes only: a multi-line string would drop the
     // line break that starts an inserted block when read back.

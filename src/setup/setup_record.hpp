@@ -42,10 +42,21 @@ struct InstallRecord {
     std::vector<std::string> files;   // file names setup copied into dir (each absent before)
 };
 
+// The DLL hook `setup --python` put into one Python environment (setup/python_hook).
+struct PythonRecord {
+    std::string interpreter;               // as named, made absolute (UTF-8)
+    std::string site_packages;             // the folder the files went into
+    std::string cache_tag;                 // sys.implementation.cache_tag: its __pycache__ names
+    bool pycache_existed = false;          // site-packages/__pycache__ was there before
+    std::vector<std::string> files;        // file names setup created there
+    std::vector<std::string> contents;     // their bytes, as written (one per file)
+};
+
 struct SetupRecord {
     std::vector<ProfileRecord> profiles;
     WindowsRecord win;
     std::optional<InstallRecord> install;
+    std::vector<PythonRecord> pythons;
 
     bool empty() const;
     ProfileRecord* find(const std::string& path);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "core/pathlist.hpp"
 #include "setup/exec_policy.hpp"
+#include "setup/python_hook.hpp"
 #include "shell/shell.hpp"
 #include "shell/shells.hpp"
 #include "shell/profile_lines.hpp"
@@ -54,7 +56,54 @@ void check_setup_request(SetupRequest& request) {
         throw UsageError("--install is for Windows", "on Linux install the .deb package, or `cmake --install` a build");
     if (install && (request.undo || !all))
         throw UsageError("--install takes no shell and no --undo", "cudaenv setup --install [<folder>]");
+    if (request.python && (!all || install))
+        throw UsageError("--python takes no shell and no --install",
+                         "cudaenv setup --python <interpreter or venv> (and --undo to take it back)");
 }
+
+namespace {
+
+// `setup --python X` and `setup --python X --undo`.
+void run_python_setup(SetupSession& s, const std::string& arg, bool undo) {
+    const auto path = platform::get_env("PATH").value_or("");
+    if (undo) {
+        // The environment as named now; a record of the same interpreter
+        // goes too when it can no longer be asked (a venv deleted since).
+        std::optional<PythonEnvironment> py;
+        try {
+            py = find_python_environment(arg, platform::current_dir(), path);
+        } catch (const Error&) {
+        }
+        const auto named = fsx::to_utf8(fsx::absolute_normal(platform::current_dir() / fsx::from_utf8(arg)));
+        auto records = s.record.pythons;
+        bool any = false;
+        for (const auto& r : records)
+            if ((py && same_path_entry(r.site_packages, fsx::to_utf8(py->site_packages), native_path_style())) ||
+                (py && r.interpreter == py->interpreter) || r.interpreter == named) {
+                remove_python_hook(s, r);
+                any = true;
+            }
+        if (!any) s.out << "no DLL hook of cudaenv's is recorded for " << arg << "\n";
+        return;
+    }
+    auto py = find_python_environment(arg, platform::current_dir(), path);
+    add_python_hook(s, {py.interpreter, py.site_packages, py.cache_tag, python_hook_files()});
+    // Compiled now, not at the starts (docs/python.md has the cost); undo removes the bytecode.
+    if (!compile_python_hook(py)) s.out << "note: the module's bytecode could not be written now; Python compiles it\n";
+    const auto take_back = "`cudaenv setup --python " + arg + " --undo` takes it back.\n";
+    if (!platform::is_windows)
+        s.out << "note: the hook acts only on Windows (Python " << py.major << "." << py.minor
+              << " here finds libraries through LD_LIBRARY_PATH), so it does nothing on this machine; " << take_back;
+    else if (py.major == 3 && py.minor < 8)
+        s.out << "note: Python " << py.major << "." << py.minor
+              << " searches PATH for DLLs itself, and the hook acts from Python 3.8 on; " << take_back;
+    else
+        s.out << "Python started from " << py.interpreter << " now finds the DLLs of the pair `cudaenv use` activates; "
+              << take_back;
+}
+
+}  // namespace
+
 
 void run_setup(Store& store, const SetupRequest& request) {
     const auto& shell = request.shell;
@@ -66,6 +115,7 @@ void run_setup(Store& store, const SetupRequest& request) {
     auto host = make_real_setup_host();
     SetupSession s{*host, rec, std::cout, [&] { rec.save(record_file); }};
 
+    if (request.python) return run_python_setup(s, *request.python, undo_);
     if (undo_) return undo_setup(store, s, shell, all, request.commands);
 
     auto exe = platform::executable_path();

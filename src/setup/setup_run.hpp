@@ -5,6 +5,7 @@
 // (POSIX: in that block; Windows: the user's PATH in HKCU, never the
 // machine's, never admin), and for cmd the user's AutoRun. Windows
 // `--install` first copies the programs to %LOCALAPPDATA%\Programs\cudaenv.
+// `--python` puts the DLL hook into one Python environment instead.
 // What it changed is kept in the store's setup.toml (setup/setup_record),
 // and --undo takes back exactly that (setup/setup_actions).
 #include <filesystem>
@@ -24,6 +25,7 @@ struct SetupRequest {
     std::string shell;                   // "": the shell detected (with --undo: every shell)
     bool undo = false;
     std::optional<std::string> install;  // Windows --install [DIR]; "" for the default folder
+    std::optional<std::string> python;   // --python <interpreter or venv>: the DLL hook (setup/python_hook)
     std::span<const CommandInfo> commands;  // the command table's, for the integrations written
 };
 

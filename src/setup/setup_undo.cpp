@@ -47,6 +47,10 @@ void undo_setup(Store& store, SetupSession& s, const std::string& shell, bool al
                     remove_profile_block(s, ProfileRecord{fsx::to_utf8(p), shell, false, {}, std::nullopt},
                                          profile_block_lines(shell_info(shell), exe, shims, !platform::is_windows));
                 });
+    if (all) {
+        auto pythons = s.record.pythons;
+        for (const auto& py : pythons) attempt([&] { remove_python_hook(s, py); });
+    }
     if (platform::is_windows) {
         if (all || shell_info(shell).autorun) {
             auto installed = s.record.install ? (fsx::from_utf8(s.record.install->dir) / program_names()[0]) : fs::path();

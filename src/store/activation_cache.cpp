@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/cudalibs.hpp"
 #include "store/host_compiler_cache.hpp"
+#include "store/msvc.hpp"
 #include "store/store.hpp"
 #include "cudaenv_version.hpp"
 #include "util/cache_file.hpp"
 #include "util/toml_file.hpp"
+#include "platform/install_dirs.hpp"
 #include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
@@ -190,11 +193,11 @@ const std::string& ActivationCache::file_text() {
     return *text_;
 }
 
-std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env) {
+std::optional<Activation> ActivationCache::find(const std::string& spec, const EnvReader& env, bool msvc) {
     records::Reader r(file_text());
     std::vector<std::string_view> head;
     if (!r.next(head) || !r.intact() || head.size() < 2 || head[0] != activation_kind) return std::nullopt;
-    const auto want = id_prefix_ + spec;
+    const auto want = id_prefix_ + (msvc ? "+msvc\n" : "") + spec;
     std::vector<std::string_view> f;
     while (r.next(f)) {
         if (f.empty() || f[0] != want) continue;
@@ -224,7 +227,8 @@ std::optional<Activation> ActivationCache::find(const std::string& spec, const E
     return std::nullopt;
 }
 
-Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvReader& env, const Planner& plan) {
+Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvReader& env, const Planner& plan,
+                                          bool msvc) {
     // Stamps before what they stand for is read: a change made meanwhile
     // shows as a changed stamp next time.
     Stamps key;
@@ -259,7 +263,7 @@ Activation ActivationCache::plan_and_keep(const std::string& spec, const EnvRead
     for (const auto& k : key)
         if (std::none_of(once.begin(), once.end(), [&](const auto& o) { return o.first == k.first; }))
             once.push_back(k);
-    std::vector<std::string> fields = {id_prefix_ + spec, std::to_string(reads.size())};
+    std::vector<std::string> fields = {id_prefix_ + (msvc ? "+msvc\n" : "") + spec, std::to_string(reads.size())};
     for (const auto& [name, v] : reads) fields.insert(fields.end(), {name, opt_field(v)});
     put_stamps(fields, once);
     put_result(fields, a);
@@ -298,12 +302,56 @@ std::vector<std::string> store_roots(Store& store, const std::vector<ToolkitReco
     return known_roots({store.toolkits_dir(), store.cudnn_dir()}, toolkits, cudnns);
 }
 
+// Windows cuDNN 8.3-8.9 loads zlibwapi.dll by name, which Python's DLL hook
+// must reach too: where the cuDNN's own folder has none and System32 has
+// none, the folder that has it (the first on PATH, else cudaenv's own
+// private folder, which ships one); nullopt when none is needed or found.
+std::optional<std::string> zlibwapi_dir(const DetectedPair& p, const std::string& path, Stamps* key) {
+    if (!p.cudnn || !p.cudnn->windows || !cudalibs::needs_zlibwapi(p.cudnn->version)) return std::nullopt;
+    auto has = [&](const fs::path& dir) {
+        if (key) key->emplace_back(fsx::to_utf8(dir), path_stamp(dir));
+        return fsx::is_file(dir / "zlibwapi.dll");
+    };
+    for (const auto& d : p.cudnn->bin_dirs)
+        if (has(d)) return std::nullopt;
+    for (const auto& d : platform::system_library_dirs())
+        if (has(d)) return std::nullopt;
+    for (const auto& e : split_path_list(path, PathStyle::windows)) {
+        std::string dir;
+        for (char c : e)
+            if (c != '"') dir += c;
+        if (!dir.empty() && fsx::from_utf8(dir).is_absolute() && has(fsx::from_utf8(dir))) return dir;
+    }
+    if (has(platform::private_lib_dir())) return fsx::to_utf8(platform::private_lib_dir());
+    return std::nullopt;
+}
+
+// `use --msvc`: the newest toolset the pair's nvcc accepts, entered; or the
+// line that says why none was.
+void enter_toolset(Store& store, const DetectedPair& p, const EnvReader& env, PairEnv& penv,
+                   std::vector<std::string>& notes, Stamps* key) {
+    const auto found = installed_toolsets(store, env, key);
+    auto pick = pick_toolset(found.toolsets, p.toolkit.version);
+    if (!pick) {
+        notes.push_back(no_toolset_line(found.toolsets, p.toolkit.version) +
+                        (found.vswhere_found ? "" : " (no " + found.vswhere + ")"));
+        return;
+    }
+    try {
+        penv.toolset = toolset_environment(store, *pick, key);
+        notes.push_back("entered " + toolset_words(*pick) + ", which CUDA " + p.toolkit.version.prefix(2).str() +
+                        "'s nvcc accepts (vcvarsall.bat x64 -vcvars_ver=" + pick->version + ")");
+    } catch (const Error& e) {
+        notes.push_back(std::string("no Visual Studio toolset was entered: ") + e.what());
+    }
+}
+
 // `toolkits`, `cudnns`: the store's lists, which the caller read anyway.
 // `key`, when given, gets the detection and host-compiler keys the answer
 // holds under (store/activation_cache.hpp).
 Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::string& spec, const EnvReader& env,
                          PathStyle style, const std::vector<ToolkitRecord>& toolkits,
-                         const std::vector<CudnnRecord>& cudnns, Stamps* key = nullptr) {
+                         const std::vector<CudnnRecord>& cudnns, Stamps* key = nullptr, ActivationOptions opts = {}) {
     Activation a;
     a.spec = spec;
     // CUDAENV_VERSION holds the exact pair, not the spec as typed: `current`,
@@ -311,6 +359,7 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
     // even after a newer 12.x is installed (docs/specs.md).
     a.full_spec = pair ? unique_spec(*pair, toolkits, cudnns) : "system";
     std::optional<PairEnv> penv;
+    std::vector<std::string> toolset_notes;
     if (pair) {
         DetectionCache cache(store);
         cache.watch(key);
@@ -325,6 +374,11 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
                 a.notes.back() += "; NVCC_CCBIN and CUDAHOSTCXX: " + choice->path;
             }
         }
+        if (style == PathStyle::windows && platform::is_windows) {
+            if (auto z = zlibwapi_dir(*a.folders, env("PATH").value_or(""), key)) penv->dll_dirs.push_back(*z);
+            if (opts.msvc && !a.folders->toolkit.nvcc.empty())
+                enter_toolset(store, *a.folders, env, *penv, toolset_notes, key);
+        }
     }
     a.pair = std::move(pair);
     const auto roots = store_roots(store, toolkits, cudnns);
@@ -333,15 +387,17 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
     // Only what was really set is worth a word (a user's own NVCC_CCBIN wins).
     const auto* ccbin = a.diff.find("NVCC_CCBIN");
     if (!a.notes.empty() && !(ccbin && ccbin->changed && ccbin->value)) a.notes.clear();
+    a.notes.insert(a.notes.end(), toolset_notes.begin(), toolset_notes.end());
     return a;
 }
 
 }  // namespace
 
-Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style) {
+Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style,
+                           ActivationOptions opts) {
     ActivationCache cache(store, style);
     const auto text = spec.str();
-    if (auto kept = cache.find(text, env)) return std::move(*kept);
+    if (auto kept = cache.find(text, env, opts.msvc)) return std::move(*kept);
     return cache.plan_and_keep(text, env, [&](const EnvReader& recorded, Stamps& key) {
         // The store's lists are read once, for choosing the pair and for
         // telling cudaenv's PATH entries from the user's.
@@ -353,10 +409,10 @@ Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env,
             pair = select_pair(spec, store, toolkits, cudnns);
             choice = choice_explanation(spec, *pair, store, toolkits);
         }
-        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, toolkits, cudnns, &key);
+        auto a = plan_for_pair(store, std::move(pair), text, recorded, style, toolkits, cudnns, &key, opts);
         a.choice = std::move(choice);
         return a;
-    });
+    }, opts.msvc);
 }
 
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,

@@ -41,15 +41,16 @@ public:
     // Nothing is read yet.
     ActivationCache(Store& store, PathStyle style);
 
-    // The activation kept for `spec` while its inputs read the same in `env`.
-    std::optional<Activation> find(const std::string& spec, const EnvReader& env);
+    // The activation kept for `spec` (with `msvc`: with a Visual Studio
+    // toolset) while its inputs read the same in `env`.
+    std::optional<Activation> find(const std::string& spec, const EnvReader& env, bool msvc = false);
 
     // How planning reads its inputs: the environment through the reader it is
     // given, and its detection and host-compiler keys appended to `key`.
     using Planner = std::function<Activation(const EnvReader& env, Stamps& key)>;
     // Plans `spec` with `plan` and keeps the result (best effort: a store that
     // cannot be written keeps nothing). Errors from `plan` pass through.
-    Activation plan_and_keep(const std::string& spec, const EnvReader& env, const Planner& plan);
+    Activation plan_and_keep(const std::string& spec, const EnvReader& env, const Planner& plan, bool msvc = false);
 
     // The records a file keeps.
     static constexpr size_t max_records = 8;
@@ -64,13 +65,22 @@ private:
     const std::string& file_text();
 };
 
+// What an activation enters besides the pair.
+struct ActivationOptions {
+    // `use --msvc` (or config.toml's msvc = "auto"), Windows: the newest
+    // Visual Studio toolset the pair's nvcc accepts (store/msvc), or one
+    // line in the notes saying why none.
+    bool msvc = false;
+};
+
 // The one activation path through the store (core/activation.hpp's
 // Activation): spec -> pair (core/pairs over the store's records and pins)
 // -> folders (the detection cache) -> host compiler (its cache) -> plan_use.
 // Activates what `spec` names (system included) in the environment `env`
 // reads; the answer is kept in the store and read back while its inputs
 // hold (store/activation_cache.hpp).
-Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style);
+Activation plan_activation(Store& store, const Spec& spec, const EnvReader& env, PathStyle style,
+                           ActivationOptions opts = {});
 // Activates `pair` itself (check's runner: the pair is already chosen).
 Activation plan_activation(Store& store, const Pair& pair, const std::string& spec, const EnvReader& env,
                            PathStyle style);

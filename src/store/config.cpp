@@ -49,6 +49,8 @@ void setting_below_pins(const std::filesystem::path& file, std::string_view key,
                        "): read as the setting; move the line above [pins] (cudaenv does when it next writes the file)");
 }
 
+bool is_msvc_setting(const std::string& v) { return v == "auto" || v == "off"; }
+
 std::string need_string(const std::filesystem::path& file, const toml::table& t, const char* key) {
     auto* n = t.get(key);
     if (!n || !n->is_string()) bad(file, n ? *n : static_cast<const toml::node&>(t), std::string("'") + key + "' must be a string");
@@ -82,11 +84,19 @@ Config Config::parse(const std::string& text, const std::filesystem::path& file)
         if (!m->is_string()) bad(file, *m, "'mirror' must be a string");
         c.mirror = m->as_string()->get();
     }
+    if (auto* m = root.get("msvc")) {
+        if (!m->is_string() || !is_msvc_setting(m->as_string()->get()))
+            bad(file, *m, "'msvc' must be \"auto\" or \"off\"");
+        c.msvc = m->as_string()->get();
+    }
     if (auto* p = root.get("pins")) {
         if (!p->is_table()) bad(file, *p, "'pins' must be a table");
         for (auto&& [k, v] : *p->as_table()) {
-            if (k.str() == "mirror" || k.str() == "global") {
-                setting_below_pins(file, k.str(), v, k.str() == "mirror" ? c.mirror : c.global, c.warnings);
+            if (k.str() == "mirror" || k.str() == "global" || k.str() == "msvc") {
+                if (k.str() == "msvc" && v.is_string() && !is_msvc_setting(v.as_string()->get()))
+                    bad(file, v, "'msvc' must be \"auto\" or \"off\"");
+                auto& setting = k.str() == "mirror" ? c.mirror : k.str() == "global" ? c.global : c.msvc;
+                setting_below_pins(file, k.str(), v, setting, c.warnings);
                 continue;
             }
             check_pin(file, k.str(), v);
@@ -127,6 +137,7 @@ std::string Config::to_toml() const {
     toml::table root;
     if (global) root.insert("global", *global);
     if (mirror) root.insert("mirror", *mirror);
+    if (msvc) root.insert("msvc", *msvc);
     if (!pins.empty()) {
         toml::table p;
         for (const auto& [k, v] : pins) p.insert(k, v);

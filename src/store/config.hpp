@@ -29,6 +29,9 @@ struct ExternalCudnn {
 struct Config {
     std::optional<std::string> global;             // a spec
     std::optional<std::string> mirror;             // install mirror (folder or URL)
+    // "auto": `use` and the auto-switch hook also enter the newest Visual
+    // Studio toolset the pair's nvcc accepts (Windows; docs/msvc.md); "off".
+    std::optional<std::string> msvc;
     std::map<std::string, std::string> pins;       // toolkit version -> cuDNN version
     std::vector<ExternalToolkit> toolkits;
     std::vector<ExternalCudnn> cudnns;

@@ -15,8 +15,9 @@ namespace {
 // The first record: what this is, and the text of the config.toml it copies.
 // 3: pins that are not versions are refused (a copy made before may hold one);
 // 4: every record checksummed (util/records.hpp); 5: the warnings of a
-// setting read below [pins] (Config::warnings).
-constexpr std::string_view config_copy_kind = "cudaenv config copy 5";
+// setting read below [pins] (Config::warnings); 6: the msvc setting (a copy
+// of 5 made from the same text would lack it).
+constexpr std::string_view config_copy_kind = "cudaenv config copy 6";
 
 }  // namespace
 
@@ -41,6 +42,8 @@ std::optional<Config> read_config_cache(const std::filesystem::path& cache_file,
                 c.global = in.str();
             } else if (what == "mirror") {
                 c.mirror = in.str();
+            } else if (what == "msvc") {
+                c.msvc = in.str();
             } else if (what == "pin") {
                 auto k = in.str();
                 c.pins[k] = in.str();
@@ -74,6 +77,7 @@ void write_config_cache(const std::filesystem::path& cache_file, std::string_vie
     records::put_record(out, {config_copy_kind, toml});
     if (c.global) records::put_record(out, {"global", *c.global});
     if (c.mirror) records::put_record(out, {"mirror", *c.mirror});
+    if (c.msvc) records::put_record(out, {"msvc", *c.msvc});
     for (const auto& [k, v] : c.pins) records::put_record(out, {"pin", k, v});
     for (const auto& t : c.toolkits) records::put_record(out, {"toolkit", t.path, t.version.str()});
     for (const auto& e : c.cudnns)

@@ -54,6 +54,8 @@ public:
     static fs::path host_compiler_cache_file(const fs::path& root) { return root / "cache" / "host_compiler.txt"; }
     static fs::path gpu_code_cache_file(const fs::path& root) { return root / "cache" / "gpucode.txt"; }
     static fs::path machine_cache_file(const fs::path& root) { return root / "cache" / "machine.txt"; }
+    // Visual Studio's toolsets and the environment each gives (store/msvc).
+    fs::path msvc_cache_file() const { return cache_dir() / "msvc.txt"; }
     // Not "store.lock": that name is the system store's O_EXCL lock (store/excl_lock).
     fs::path lock_file() const { return root_ / "config.lock"; }
 

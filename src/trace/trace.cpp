@@ -121,6 +121,8 @@ std::string why_words(const Load& l, const std::string& exe) {
     if (l.how == "default") return "found in the loader's default folders";
     if (l.how == "app-folder") return "found in the application's folder";
     if (l.how == "path") return "found through PATH";
+    if (l.how == "dll-dirs")
+        return "found in a folder cudaenv's Python hook adds with os.add_dll_directory (CUDAENV_DLL_DIRS)";
     if (l.how == "system") return "found in the system folder";
     if (l.how == "runpath") {
         auto who = l.requester.empty() ? exe : l.requester;

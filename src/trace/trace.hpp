@@ -22,7 +22,8 @@ struct Process {
 // "absolute" (a path given as is: dlopen/ctypes of a full path, a preload),
 // "runpath" (DT_RPATH/DT_RUNPATH), "libpath" (LD_LIBRARY_PATH), "config"
 // (ld.so.cache), "default" (the loader's default folders); Windows:
-// "app-folder", "system", "path"; "" when the record does not say.
+// "app-folder", "system", "path", "dll-dirs" (a Python process: a folder of
+// CUDAENV_DLL_DIRS, which cudaenv's Python hook adds); "" when the record does not say.
 struct Load {
     long pid = 0;
     std::string path, how, requester, asked;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "install/archive.hpp"
 #include "install/fetch.hpp"
@@ -104,6 +105,26 @@ TEST_CASE("CUDA 12.6.3 manifest") {
     CHECK(std::find(def.begin(), def.end(), "libcublas") != def.end());
     CHECK(std::find(def.begin(), def.end(), "cuda_crt") == def.end());  // not in 12.x
     CHECK(std::find(def.begin(), def.end(), "nsight_systems") == def.end());
+}
+
+TEST_CASE("visual_studio_integration: in Windows installs, placed where NVIDIA's installer has it") {
+    auto m = load("redistrib_12.6.3.json", "cuda");
+    auto win = default_cuda_components(m, "windows-x86_64");
+    auto lin = default_cuda_components(m, "linux-x86_64");
+    CHECK(std::find(win.begin(), win.end(), "visual_studio_integration") != win.end());
+    CHECK(std::find(lin.begin(), lin.end(), "visual_studio_integration") == lin.end());
+    const auto dir = std::filesystem::temp_directory_path() / ("cudaenv-vsi-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "visual_studio_integration" / "MSBuildExtensions");
+    std::ofstream(dir / "visual_studio_integration" / "MSBuildExtensions" / "CUDA 12.6.props") << "<Project />";
+    std::filesystem::create_directories(dir / "licenses" / "visual_studio_integration");
+    place_component("cuda_cudart", dir);
+    CHECK(fsx::is_dir(dir / "visual_studio_integration"));
+    place_component("visual_studio_integration", dir);
+    CHECK(fsx::is_file(dir / "extras" / "visual_studio_integration" / "MSBuildExtensions" / "CUDA 12.6.props"));
+    CHECK_FALSE(fsx::exists(dir / "visual_studio_integration"));
+    CHECK(fsx::is_dir(dir / "licenses" / "visual_studio_integration"));  // the licences stay at the top
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("CUDA 13.0.2 manifest: split compiler components are in the default set") {

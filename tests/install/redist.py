@@ -33,7 +33,7 @@ CUDNN_RELEASES = ("9.8.0", "9.13.0")
 DEFAULT = ["cuda_cudart", "cuda_nvcc", "cuda_crt", "libnvvm", "libnvptxcompiler", "cuda_cccl", "cuda_culibos",
            "cuda_nvrtc", "cuda_cupti", "cuda_nvtx", "cuda_profiler_api", "cuda_cuobjdump", "cuda_nvdisasm",
            "cuda_nvprune", "cuda_cuxxfilt", "libcublas", "libcufft", "libcurand", "libcusolver", "libcusparse",
-           "libnvjitlink"]
+           "libnvjitlink", "visual_studio_integration"]
 CUDNN9 = ["cudnn", "cudnn_graph", "cudnn_ops", "cudnn_cnn", "cudnn_adv", "cudnn_engines_precompiled",
           "cudnn_engines_runtime_compiled", "cudnn_heuristic"]
 
@@ -77,6 +77,12 @@ def files_for(component, version, platform, cuda_major, size):
         return lic + [("bin/nvcc.exe" if windows else "bin/nvcc", nvcc if not windows else data, 0o755),
                       ("bin/ptxas.exe" if windows else "bin/ptxas", data[: len(data) // 2], 0o755),
                       ("include/crt/host_config.h", b"/* host_config */\n", 0o644)]
+    if component == "visual_studio_integration":
+        # MSBuild's CUDA build customization (Windows only); `cudaenv install`
+        # puts the folder at extras\visual_studio_integration, as NVIDIA's installer does.
+        ext = f"visual_studio_integration/MSBuildExtensions/CUDA {mm[0]}.{mm[1]}"
+        return lic + [(ext + ".props", b"<Project />\n", 0o644), (ext + ".targets", b"<Project />\n", 0o644),
+                      (ext + ".xml", b"<ProjectSchemaDefinitions />\n", 0o644)]
     lib = f"bin/{component}64_{mm[0]}.dll" if windows else f"lib/{component}.so.{version}"
     return lic + [(f"include/{component}.h", f"/* {component} {version} */\n".encode(), 0o644), (lib, data, 0o755)]
 

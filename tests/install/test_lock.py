@@ -169,10 +169,10 @@ class Lock(LockBase):
         per = {}
         for a in lock["archive"]:
             per.setdefault(a["platform"], []).append(a)
-        # cuda_culibos exists for Linux only in 13.0.2.
-        self.assertEqual({k: len(v) for k, v in per.items()}, {"linux-sbsa": 22, "linux-x86_64": 22, "windows-x86_64": 21})
+        # cuda_culibos exists for Linux only in 13.0.2, visual_studio_integration for Windows only.
+        self.assertEqual({k: len(v) for k, v in per.items()}, {"linux-sbsa": 22, "linux-x86_64": 22, "windows-x86_64": 22})
         self.assertTrue(all(a["relative_path"].endswith(".zip") for a in per["windows-x86_64"]))
-        self.assertEqual(len(lock["cuda"]["components"]), 21)
+        self.assertEqual(len(lock["cuda"]["components"]), 22)
         p = self.cli("lock", "--mirror", s.url, "--platform", "linux-x86_64,beos", ok=False)
         self.assertEqual(p.returncode, 2)
         self.assertIn("unknown platform 'beos'", p.stderr)
@@ -591,11 +591,11 @@ class MirrorCreate(LockBase):
         os.makedirs(os.path.dirname(os.path.join(dest, rel)))
         open(os.path.join(dest, rel) + ".part", "wb").write(full[:1000])
         p = self.run_cli("mirror", "create", dest, "--lock", os.path.join(self.project, "cudaenv.lock"), "--quiet")
-        self.assertIn("36 archives", p.stdout)
+        self.assertIn("37 archives", p.stdout)
         self.assertIn("for linux-x86_64, windows-x86_64", p.stdout)
         self.assertIn("range=bytes=1000-", s.requests())
         self.assertEqual(open(os.path.join(dest, rel), "rb").read(), full)
-        self.assertIn("36 match", self.run_cli("mirror", "verify", dest).stdout)
+        self.assertIn("37 match", self.run_cli("mirror", "verify", dest).stdout)
 
 
 class BadLock(LockBase):

@@ -25,7 +25,7 @@ DOCS = ["README.md", "ARCHITECTURE.md"] + sorted(os.path.relpath(p, ROOT) for p 
 # Folders at the top of the tree; a backticked path starting with one of
 # these (or with a folder of src/, which the docs name without "src/") is a
 # claim about the tree.
-TOP = ("src", "tests", "shell", "bench", "docs", "cmake", "packaging", "fuzz", "audit", "shims", "zlibwapi", ".ci")
+TOP = ("src", "tests", "shell", "python", "bench", "docs", "cmake", "packaging", "fuzz", "audit", "shims", "zlibwapi", ".ci")
 TOP_FILES = ("README.md", "ARCHITECTURE.md", "CMakeLists.txt", "CMakePresets.json", "vcpkg.json", "LICENSE",
              "action.yml")
 # Names of the design notes this project grew from, which live outside it.

@@ -85,6 +85,8 @@ TEST_CASE("Config::load") {
         CHECK(contains(msg, shown + ":2:"));
         CHECK(contains(msg, "global"));
         CHECK(contains(load_error(tmp, "mirror = true\n"), shown + ":1:"));
+        CHECK(contains(load_error(tmp, "msvc = \"yes\"\n"), "'msvc' must be \"auto\" or \"off\""));
+        CHECK(contains(load_error(tmp, "msvc = true\n"), shown + ":1:"));
         CHECK(contains(load_error(tmp, "\n\npins = \"x\"\n"), shown + ":3:"));
         CHECK(contains(load_error(tmp, "[pins]\n\"12.6\" = 9\n"), shown + ":2:"));
         CHECK(contains(load_error(tmp, "toolkit = 3\n"), shown + ":1:"));
@@ -187,6 +189,7 @@ TEST_CASE("config.toml's copy in cache/config.txt (store/config_cache)") {
     Config c;
     c.global = "12.6";
     c.mirror = "/srv/m";
+    c.msvc = "auto";
     c.pins = {{"12.6.3", "9.1.0"}};
     c.toolkits = {{"/opt/cuda 12\n'q'\t:x", V("12.6.3")}, {"/home/ü/中文/cuda", V("13.0.2")}};
     c.cudnns = {{"C:\\NVIDIA\\CUDNN\\v9.1", "12.6", V("9.1.0"), 12}, {"/opt/cudnn", "", V("8.9.7.29"), 0}};

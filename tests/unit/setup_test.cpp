@@ -412,3 +412,68 @@ TEST_CASE("private_lib_dir_for: the private folder from the executable") {
     std::filesystem::create_directories(t / "build" / "lib" / "cudaenv");
     CHECK(platform::private_lib_dir_for(t / "build" / "cudaenv") == (t / "build" / "lib" / "cudaenv").lexically_normal());
 }
+
+TEST_CASE("setup --python: the hook's files in site-packages, taken back byte for byte") {
+    Fixture f;
+    const std::filesystem::path site = "/venv/lib/python3.11/site-packages";
+    f.host.dirs.insert(site);
+    f.host.put(site / "pip.pth", "import pip\n");
+    const std::vector<std::pair<std::string, std::string>> files = {{"cudaenv_dll_hook.pth", "import cudaenv_dll_hook\n"},
+                                                                    {"cudaenv_dll_hook.py", "X = 1\n"}};
+    auto before_files = f.host.files.size();
+    add_python_hook(f.s, {"/venv/bin/python", site, "cpython-311", files});
+    REQUIRE(f.rec.pythons.size() == 1);
+    CHECK(f.host.text(site / "cudaenv_dll_hook.pth") == "import cudaenv_dll_hook\n");
+    CHECK_FALSE(f.rec.pythons[0].pycache_existed);
+    // Setup again (a newer cudaenv's module): setup's own files are updated.
+    auto newer = files;
+    newer[1].second = "X = 2\n";
+    add_python_hook(f.s, {"/venv/bin/python", site, "cpython-311", newer});
+    CHECK(f.host.text(site / "cudaenv_dll_hook.py") == "X = 2\n");
+    REQUIRE(f.rec.pythons.size() == 1);
+    // What Python compiled from the module goes with it, and the __pycache__ it made.
+    f.host.put(site / "__pycache__" / "cudaenv_dll_hook.cpython-311.pyc", "bytecode");
+    f.host.put(site / "__pycache__" / "cudaenv_dll_hook.cpython-311.opt-1.pyc", "bytecode");
+    auto rec = f.rec.pythons[0];
+    remove_python_hook(f.s, rec);
+    CHECK(f.rec.pythons.empty());
+    CHECK(f.host.files.size() == before_files);
+    CHECK(f.host.dirs.count(site / "__pycache__") == 0);
+    CHECK(f.host.text(site / "pip.pth") == "import pip\n");
+}
+
+TEST_CASE("setup --python: refuses what it did not write, keeps a __pycache__ that was there") {
+    Fixture f;
+    const std::filesystem::path site = "C:/venv/Lib/site-packages";
+    const std::vector<std::pair<std::string, std::string>> files = {{"cudaenv_dll_hook.pth", "import cudaenv_dll_hook\n"},
+                                                                    {"cudaenv_dll_hook.py", "X = 1\n"}};
+    CHECK_THROWS_AS(add_python_hook(f.s, {"C:/venv/Scripts/python.exe", site, "cpython-312", files}), Error);  // no folder
+    f.host.dirs.insert(site);
+    f.host.put(site / "__pycache__" / "other.cpython-312.pyc", "theirs");
+    f.host.put(site / "cudaenv_dll_hook.py", "a file of the user's");
+    CHECK_THROWS_AS(add_python_hook(f.s, {"C:/venv/Scripts/python.exe", site, "cpython-312", files}), Error);
+    CHECK_FALSE(f.host.files.count(site / "cudaenv_dll_hook.pth"));
+    CHECK(f.rec.pythons.empty());
+    f.host.files.erase(site / "cudaenv_dll_hook.py");
+    add_python_hook(f.s, {"C:/venv/Scripts/python.exe", site, "cpython-312", files});
+    CHECK(f.rec.pythons[0].pycache_existed);
+    // Edited since: undo refuses and removes nothing.
+    f.host.put(site / "cudaenv_dll_hook.pth", "import cudaenv_dll_hook\nimport mine\n");
+    auto rec = f.rec.pythons[0];
+    CHECK_THROWS_AS(remove_python_hook(f.s, rec), Error);
+    CHECK(f.host.files.count(site / "cudaenv_dll_hook.py"));
+    f.host.put(site / "cudaenv_dll_hook.pth", "import cudaenv_dll_hook\n");
+    remove_python_hook(f.s, rec);
+    CHECK(f.host.dirs.count(site / "__pycache__"));
+    CHECK(f.host.text(site / "__pycache__" / "other.cpython-312.pyc") == "theirs");
+
+    // setup.toml keeps it all.
+    SetupRecord r;
+    r.pythons.push_back({"C:\\p\\python.exe", "C:\\p\\Lib\\site-packages", "cpython-312", true, {"a.pth", "a.py"},
+                         {"import a\n", "\"\"\"x\"\"\"\n'''\n"}});
+    auto back = SetupRecord::parse(r.serialize(), "setup.toml");
+    REQUIRE(back.pythons.size() == 1);
+    CHECK(back.pythons[0].contents == r.pythons[0].contents);
+    CHECK(back.pythons[0].pycache_existed);
+    CHECK(back.serialize() == r.serialize());
+}

@@ -64,6 +64,8 @@ if not "%CUDA_PATH_V11_8%"=="%TK%" goto fail_use_cuda_path
 if not "%CUDNN_PATH%"=="%DNN%" goto fail_use_cuda_path
 rem CUDAENV_VERSION is the exact pair `use` activated (docs/specs.md).
 if not "%CUDAENV_VERSION%"=="11.8.0+8.9.7" goto fail_use_cuda_path
+rem The pair's DLL folders for Python's DLL hook (docs/python.md).
+if not defined CUDAENV_DLL_DIRS goto fail_use_cuda_path
 if defined __CUDAENV_TMP goto fail_leftover
 if defined __CUDAENV_CP goto fail_leftover
 if defined CUDAENV_SHELL goto fail_leftover
@@ -95,6 +97,7 @@ if not "%PATH%"=="%PATH0%" goto fail_deactivate
 if not "%CUDA_PATH%"=="%CUDA_PATH0%" goto fail_deactivate
 if defined CUDA_PATH_V11_8 goto fail_deactivate
 if defined CUDAENV_VERSION goto fail_deactivate
+if defined CUDAENV_DLL_DIRS goto fail_deactivate
 if defined __CUDAENV_STATE goto fail_deactivate
 echo ok: deactivate
 

@@ -72,11 +72,11 @@ try:
 
     step = "lock"
     out = run("lock", "--mirror", url, cwd=project, store=store)
-    expect("locked 12.6.3+9.8.0 for windows-x86_64 (18 archives" in out, "lock summary", out)
+    expect("locked 12.6.3+9.8.0 for windows-x86_64 (19 archives" in out, "lock summary", out)
     lock_file = os.path.join(project, "cudaenv.lock")
     text = open(lock_file, "rb").read()
     expect(b'platforms = [ "windows-x86_64" ]' in text, "locked for windows-x86_64", text.decode())
-    expect(text.count(b"-archive.zip") == 18 and b".tar.xz" not in text, "18 .zip archives", text.decode())
+    expect(text.count(b"-archive.zip") == 19 and b".tar.xz" not in text, "19 .zip archives", text.decode())
     expect(b"\r\n" not in text, "LF line ends on every OS (the same bytes everywhere)", text.decode())
     run("lock", "--mirror", url, "--platform", "windows-x86_64", cwd=project, store=store)
     expect(open(lock_file, "rb").read() == text, "the same bytes with --platform windows-x86_64")
@@ -88,6 +88,8 @@ try:
     tk, cd = os.path.join(store, "toolkits", "12.6.3"), os.path.join(store, "cudnn", "9.8.0_cuda12")
     for f in (os.path.join(tk, "bin", "cudart64_12.dll"), os.path.join(tk, "bin", "nvcc.exe"),
               os.path.join(tk, "version.json"), os.path.join(cd, "bin", "cudnn64_9.dll"),
+              # visual_studio_integration, where NVIDIA's installer and CMake's -T cuda=<folder> have it
+              os.path.join(tk, "extras", "visual_studio_integration", "MSBuildExtensions", "CUDA 12.6.props"),
               os.path.join(cd, "include", "cudnn_version.h")):
         expect(os.path.isfile(f), f"{f} installed", out)
     expect(not os.listdir(os.path.join(store, "tmp")) or os.listdir(os.path.join(store, "tmp")) == ["install.lock"],
@@ -111,7 +113,7 @@ try:
     expect("synced 12.6.3+9.8.0" in out, "sync from the mirror folder", out)
     expect(os.path.isfile(os.path.join(store2, "cudnn", "9.8.0_cuda12", "bin", "cudnn64_9.dll")), "cuDNN from the folder")
     out = run("mirror", "verify", win(offline), cwd=project, store=store2)
-    expect("18 match, 0 do not" in out, "verify", out)
+    expect("19 match, 0 do not" in out, "verify", out)
 finally:
     server.terminate()
     server.wait(timeout=10)
