@@ -39,6 +39,7 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
         auto pair = ctx.pair_for(spec, &full);
         in = gpu::inspect_pair(*pair, full, cache, machine);
     }
+    if (in.problems) ctx.exit_code = 1;  // the report is whole either way
     if (a.json) {
         std::cout << gpu::inspection_json(in, machine).dump(2) << "\n";
         return;
@@ -48,7 +49,6 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
     for (const auto& row : gpu::inspection_rows(in, machine)) t.add(row);
     std::cout << t.str();
     for (const auto& line : gpu::inspection_footer(in, machine)) std::cout << line << "\n";
-    if (in.problems) ctx.exit_code = 1;
 }
 
 }  // namespace
