@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -170,6 +171,38 @@ private:
     std::vector<unsigned char> nan_, hy_;  // y's bytes: NaN to upload, the result downloaded
 };
 
+// The path an earlier check chose for this pair and GPU (store/conv_choice),
+// as "<winner>|legacy=<algo>:<math>|graph=<engine>": the winner ("graph" or
+// "legacy") and what each API ran. Unknown parts are left out.
+struct KeptChoice {
+    std::string winner;
+    int algo = -1, math = 0;
+    std::int64_t engine = -1;
+};
+
+KeptChoice parse_choice(const std::string& text) {
+    KeptChoice k;
+    size_t at = 0;
+    for (int part = 0; at <= text.size() && part < 3; ++part) {
+        auto bar = text.find('|', at);
+        auto item = text.substr(at, bar == std::string::npos ? std::string::npos : bar - at);
+        at = bar == std::string::npos ? text.size() + 1 : bar + 1;
+        if (part == 0 && (item == "graph" || item == "legacy")) k.winner = item;
+        int a = -1, mt = 0;
+        long long e = -1;
+        if (item.starts_with("legacy=") && std::sscanf(item.c_str() + 7, "%d:%d", &a, &mt) == 2) k.algo = a, k.math = mt;
+        if (item.starts_with("graph=") && std::sscanf(item.c_str() + 6, "%lld", &e) == 1) k.engine = e;
+    }
+    return k;
+}
+
+std::string choice_text(bool graph_won, const LegacyConv& legacy, const std::optional<GraphConv>& graph, bool graph_ran) {
+    std::string out = graph_won ? "graph" : "legacy";
+    out += "|legacy=" + std::to_string(legacy.algo()) + ":" + std::to_string(legacy.math_type());
+    if (graph && graph_ran && graph->engine() >= 0) out += "|graph=" + std::to_string(graph->engine());
+    return out;
+}
+
 }  // namespace
 
 struct ConvCheck::State {
@@ -200,15 +233,17 @@ void ConvCheck::prepare(bool warm) {
         // ---- The legacy API, as older frameworks use it.
         s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);
         s.legacy->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y);
+        const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
         if (warm) {
-            s.legacy->tune();  // cudnnFind runs every algorithm: their kernels load
+            // The kept algorithm alone loads its kernels; else cudnnFind runs every algorithm.
+            if (!(kept.algo >= 0 && s.legacy->use(kept.algo, kept.math))) s.legacy->tune();
             s.legacy->forward();
         }
         // ---- The graph API, the way the frameworks reach cuDNN's engines.
         if (s.cudnn.backend.available()) {
             s.graph.emplace(s.cuda, s.cudnn, s.legacy->handle(), s.req.cudnn_major);
             try {
-                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5);
+                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.engine);
                 if (warm) s.graph->warm();
             } catch (const ConvFailure& f) {
                 s.graph_problem = f;
@@ -233,6 +268,7 @@ namespace {
 struct Measuring {
     const ConvRequest& req;
     const ConvShape& shape;
+    KeptChoice kept;
     StepResult r;
     double tol;
     TimingPlan timing;
@@ -256,7 +292,8 @@ struct Measuring {
 
 // The legacy API, as older frameworks use it: chosen, verified and timed.
 Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
-    legacy.tune();
+    // The algorithm an earlier check chose, as it is; else cudnnFind chooses.
+    if (!(m.kept.algo >= 0 && legacy.use(m.kept.algo, m.kept.math))) legacy.tune();
     m.lap("legacy_choose");
     Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing);
     m.lap("legacy_verify_and_time");
@@ -289,8 +326,10 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
     }
     std::optional<Measured> gm;
     try {
-        // Each candidate: one warm-up, then three batches of 5 runs.
-        if (!problem) graph->tune(TimingPlan{1, 0, 3, 5});
+        // The engine an earlier check chose, as it is (no autotuning, so noise
+        // cannot flip the choice); else each candidate is timed: two warm-ups,
+        // then five batches of 10 runs, the best batch counting.
+        if (!problem && !(m.kept.engine >= 0 && graph->use(m.kept.engine))) graph->tune(TimingPlan{2, 0, 5, 10});
         m.lap("graph_autotune");
         if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
         m.lap("graph_verify_and_time");
@@ -322,7 +361,8 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
 // as a CUDA graph (as PyTorch's graph replay runs it), into the result.
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
                    std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm) {
-    const bool use_graph = gm && gm->headline() < lm.headline();
+    // A winner kept from an earlier check stays while it runs; else the faster.
+    const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream)
         time_cuda_graph(
@@ -340,6 +380,8 @@ void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, Con
     const bool tf32 = !m.req.half && m.req.cc_major >= 8 &&
                       (use_graph ? graph->tensor_cores() : legacy.math_type() != cudnn_api::CUDNN_FMA_MATH);
     d["api"] = use_graph ? "graph" : "legacy";
+    d["choice"] = choice_text(use_graph, legacy, graph, gm.has_value());
+    d["choice_kept"] = !m.kept.winner.empty();
     d["algo"] = use_graph ? graph->label() : legacy.label();
     d["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores") : legacy.math();
     d["tf32_possible"] = tf32;
@@ -373,7 +415,8 @@ StepResult ConvCheck::measure() {
     const int runs = std::max(1, st.opts.runs);
     // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
     // 11 bits, so they get 5e-3.
-    Measuring m{st.req, st.opts.shape, {}, st.req.half ? 5e-3 : 1e-3, TimingPlan{3, runs, 3, runs}};
+    Measuring m{st.req, st.opts.shape, parse_choice(st.opts.conv_choice[st.req.half ? 1 : 0]), {},
+                st.req.half ? 5e-3 : 1e-3, TimingPlan{3, runs, 3, runs}};
     m.r.step = st.req.half ? "conv_fp16" : "conv";
     try {
         if (st.failed) throw *st.failed;

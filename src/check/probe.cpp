@@ -42,10 +42,27 @@ long long unix_ms() {
 }
 
 
+// Of the choices kept for this pair ("<gpu>=<choice>;..."), the one for this GPU.
+std::string choice_for(const std::string& kept, const std::string& gpu) {
+    size_t at = 0;
+    while (at < kept.size()) {
+        auto end = kept.find(';', at);
+        auto item = kept.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (item.starts_with(gpu + "=")) return item.substr(gpu.size() + 1);
+        if (end == std::string::npos) break;
+        at = end + 1;
+    }
+    return {};
+}
+
 // Steps 5 and 6: the convolution in fp32, then fp16 where the GPU has tensor
 // cores, verified and timed.
 void run_convolutions(Probe& p, Watchdog& watchdog) {
-    const auto& opts = p.opts;
+    // The choice an earlier check kept for this GPU (store/conv_choice), by its
+    // compute capability and multiprocessors.
+    const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
+    ProbeOptions opts = p.opts;
+    for (auto& c : opts.conv_choice) c = choice_for(c, gpu_id);
     ConvRequest req{false, p.cc_major, p.cc_minor, p.dnn->version.major()};
     const bool fp16 = p.cc_major >= 7;
     auto ms_since = [](std::chrono::steady_clock::time_point t0) {
@@ -88,6 +105,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog) {
     std::optional<platform::FileLock> gpu_token;
     if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
+        r.details["gpu_id"] = gpu_id;
         if (!opts.gpu_lock.empty()) {
             r.details["gpu_wait_ms"] = waited_ms;
             r.details["warm_up_ms"] = warm_ms;

@@ -2,6 +2,7 @@
 // What the probe's steps share (check/probe_*.cpp): the state one probe run
 // builds up step by step, and the steps. Internal to the probe.
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -37,6 +38,10 @@ struct Probe {
     CudnnFns cudnn;
     bool cuda_ok = false, cudnn_ok = false;
     int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;  // GPU 0's multiprocessors: with the compute capability, which GPU a kept choice is for
+    // GPU 0's CUDA context, created as soon as the runtime is loaded, while
+    // cuDNN's libraries load (step_load); waited for before the GPU is used.
+    std::future<void> context{};
 
     void emit(const StepResult& r) {
         out << probe_marker << r.to_json().dump() << "\n";

@@ -54,6 +54,7 @@ public:
     static fs::path host_compiler_cache_file(const fs::path& root) { return root / "cache" / "host_compiler.txt"; }
     static fs::path gpu_code_cache_file(const fs::path& root) { return root / "cache" / "gpucode.txt"; }
     static fs::path machine_cache_file(const fs::path& root) { return root / "cache" / "machine.txt"; }
+    fs::path conv_choice_file() const { return cache_dir() / "conv_choice.txt"; }
     // Not "store.lock": that name is the system store's O_EXCL lock (store/excl_lock).
     fs::path lock_file() const { return root_ / "config.lock"; }
 
