@@ -124,8 +124,7 @@ void run_list(Context& ctx, bool json, bool bare, bool refresh, const gpu::Overr
     std::cout << t.str();
     // Why a pair is not native, one line each.
     for (size_t i = 0; i < pairs.size(); ++i)
-        if (runs[i].runs == gpu::Runs::jit || runs[i].runs == gpu::Runs::no)
-            std::cout << specs[i] << ": " << runs[i].line(machine) << "\n";
+        if (runs[i].notable()) std::cout << specs[i] << ": " << runs[i].line(machine) << "\n";
 }
 
 }  // namespace

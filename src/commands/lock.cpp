@@ -5,6 +5,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
 #include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "install/locking.hpp"
@@ -21,6 +22,8 @@ namespace {
 struct LockArgs {
     std::string platforms;
     std::string mirror;
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_lock(Context& ctx, const LockArgs& args) {
@@ -32,6 +35,7 @@ void run_lock(Context& ctx, const LockArgs& args) {
         throw UsageError(fsx::to_utf8(vf->path) + " says 'system', which is no pair to lock",
                          "pin a pair: `cudaenv local 12.6+9.8`");
     auto platforms = install::parse_platforms(args.platforms);
+    auto machine = lazy_machine(ctx, args.gpu);
     LockFile lock;
     if (install::names_adopted(vf->spec)) {
         if (platforms != std::vector<std::string>{install::host_platform()})
@@ -43,7 +47,9 @@ void run_lock(Context& ctx, const LockArgs& args) {
     } else {
         install::Catalog catalog(
             install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror));
-        lock = install::lock_from_mirror(catalog, vf->spec, platforms);
+        // The same judgement install makes (gpu/pair_code), before anything is written.
+        lock = install::lock_from_mirror(catalog, vf->spec, platforms, runs_here_for(machine, args.force));
+        print_judged(lock, machine(), std::cerr);
     }
     auto file = lock_path_for(vf->path);
     bool written = install::write_lock(lock, file);
@@ -64,6 +70,8 @@ void register_lock(CLI::App* cmd, Context& ctx) {
     cmd->add_option("--mirror", args->mirror,
                     "Mirror folder or http(s) URL to resolve on (default: $CUDAENV_MIRROR, config.toml `mirror`, "
                     "else NVIDIA's)");
+    add_gpu_options(cmd, args->gpu);
+    add_force_option(cmd, args->force);
     cmd->callback([&ctx, args] { run_lock(ctx, *args); });
 }
 

@@ -96,6 +96,8 @@ std::string judge(const Candidate& c) {
                        cuda_majors_built(it->second, platform) + ")";
         }
     }
+    if (c.runs_here)
+        if (auto why = c.runs_here(c.cuda, c.cudnn); !why.empty()) return "cannot run here: " + why;
     return {};
 }
 
@@ -118,7 +120,7 @@ struct Found {
 // major) and returns the first that judge() accepts.
 Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& toolkits, bool with_cudnn,
              const std::function<std::vector<Option>(int)>& cudnns_for, const std::vector<std::string>& platforms,
-             const std::vector<std::string>& components) {
+             const std::vector<std::string>& components, const PairFilter& runs_here) {
     std::vector<std::string> rejected;
     for (const auto& tk : toolkits) {
         const Manifest* tm = tk.installed ? nullptr : &catalog.manifest("cuda", tk.version);
@@ -127,7 +129,7 @@ Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& tool
         for (const auto& cd : cds) {
             const Manifest* cm = with_cudnn && !cd.installed ? &catalog.manifest("cudnn", cd.version) : nullptr;
             auto cudnn = with_cudnn ? std::optional<Version>(cd.version) : std::nullopt;
-            auto why = judge({cuda, cudnn, tm, cm, platforms, components});
+            auto why = judge({cuda, cudnn, tm, cm, platforms, components, runs_here});
             if (why.empty()) return {cuda, tm, cudnn, cm};
             rejected.push_back(cuda.str() + (with_cudnn ? "+" + cd.version.str() : "") + ": " + why);
         }
@@ -162,12 +164,17 @@ ArchiveJob job_for(const std::string& product, const std::string& key, const Com
 
 }  // namespace
 
-Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
-    auto toolkits = mirror_options(catalog, "cuda", spec.cuda);
+Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms,
+                   const RunsHere& runs_here) {
+    auto toolkits = mirror_options(catalog, "cuda", spec.cuda, runs_here.releases);
     bool with_cudnn = spec.cudnn_kind != Spec::Cudnn::none;
     // Without +<cudnn>, the newest cuDNN built for the major (what activation would take).
-    auto cudnns = [&](int) { return mirror_options(catalog, "cudnn", spec.cudnn); };
-    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns, platforms, {});
+    std::optional<std::vector<Option>> cudnn_releases;  // judged once, however many toolkits are tried
+    auto cudnns = [&](int) {
+        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here.releases);
+        return *cudnn_releases;
+    };
+    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns, platforms, {}, runs_here.pair);
     Resolution r{found.cuda_manifest, {}, found.cudnn_manifest};
     for (const auto& p : platforms)
         for (const auto& key : default_cuda_components(*r.cuda, p))
@@ -177,7 +184,7 @@ Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::st
 }
 
 Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vector<std::string>& components,
-               const std::string& platform, const ReleaseFilter& runs_here) {
+               const std::string& platform, const RunsHere& runs_here) {
     Plan plan;
     plan.platform = platform;
     plan.mirror = catalog.location();
@@ -189,16 +196,16 @@ Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vect
         }
     bool keep_toolkit = have && (!have->managed || components.empty());
     std::vector<Option> toolkits = have ? std::vector<Option>{{have->version, keep_toolkit}}
-                                        : mirror_options(catalog, "cuda", spec.cuda, runs_here);
+                                        : mirror_options(catalog, "cuda", spec.cuda, runs_here.releases);
     bool with_cudnn = spec.cudnn_kind == Spec::Cudnn::version;
     std::optional<std::vector<Option>> cudnn_releases;  // judged once, however many toolkits are tried
     auto cudnns_for = [&](int major) -> std::vector<Option> {
         for (const auto& c : store.cudnns())
             if (c.version.matches(spec.cudnn) && c.cuda_major == major) return {{c.version, true}};
-        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here);
+        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here.releases);
         return *cudnn_releases;
     };
-    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns_for, {platform}, components);
+    auto found = search(catalog, spec, toolkits, with_cudnn, cudnns_for, {platform}, components, runs_here.pair);
 
     if (keep_toolkit) {
         plan.notes.push_back("CUDA " + found.cuda.str() + " is already installed in " + fsx::to_utf8(have->path));

@@ -41,7 +41,7 @@ LockFile relock(Store& store, const Project& project, const std::optional<LockFi
         std::sort(platforms.begin(), platforms.end());
         platforms.erase(std::unique(platforms.begin(), platforms.end()), platforms.end());
         Catalog catalog(!opts.mirror.empty() ? opts.mirror : old ? old->mirror : std::string(kDefaultMirror));
-        lock = lock_from_mirror(catalog, spec, platforms);
+        lock = lock_from_mirror(catalog, spec, platforms, opts.runs_here);
     }
     if (!opts.dry_run) {
         write_lock(lock, project.lock_path);
@@ -98,6 +98,11 @@ bool sync_project(Store& store, const fs::path& cwd, const SyncOptions& opts, st
         verify_adopted(store, *lock, name);
     } else {
         auto plan = plan_lock(store, *lock, host, name);
+        // The lock's pair and what it says it needs, against this machine, before any download.
+        if (!plan.nothing_to_fetch() && opts.lock_runs_here)
+            if (auto why = opts.lock_runs_here(*lock); !why.empty())
+                throw Error(name + " locks " + lock->pair + ", which cannot run here: " + why,
+                            "`cudaenv sync --force` installs it anyway (for another machine: --gpu, --driver)");
         Catalog catalog(opts.mirror.empty() ? lock->mirror : opts.mirror);
         plan.mirror = catalog.location();
         if (opts.dry_run) {
