@@ -219,6 +219,7 @@ struct ConvCheck::State {
     std::optional<GraphConv> graph;
     std::optional<ConvFailure> failed;         // preparing failed: measure() reports it
     std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
+    nlohmann::json prepare_ms = nlohmann::json::object();  // where prepare()'s time went
 };
 
 ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req)
@@ -228,10 +229,18 @@ ConvCheck::~ConvCheck() = default;
 
 void ConvCheck::prepare(bool warm) {
     auto& s = *s_;
+    auto from = std::chrono::steady_clock::now();
+    auto lap = [&](const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        s.prepare_ms[name] = std::chrono::duration<double, std::milli>(now - from).count();
+        from = now;
+    };
     try {
         s.bench.emplace(s.cuda, s.opts.shape, s.req.half);
+        lap("inputs");
         // ---- The legacy API, as older frameworks use it.
         s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);
+        lap("handle");
         s.legacy->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y);
         const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
         if (warm) {
@@ -239,17 +248,20 @@ void ConvCheck::prepare(bool warm) {
             if (!(kept.algo >= 0 && s.legacy->use(kept.algo, kept.math))) s.legacy->tune();
             s.legacy->forward();
         }
+        lap("legacy");
         // ---- The graph API, the way the frameworks reach cuDNN's engines.
         if (s.cudnn.backend.available()) {
             s.graph.emplace(s.cuda, s.cudnn, s.legacy->handle(), s.req.cudnn_major);
             try {
                 s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.engine);
+                lap("graph_plans");
                 if (warm) s.graph->warm();
             } catch (const ConvFailure& f) {
                 s.graph_problem = f;
             }
         }
         if (warm) cuda_check(s.cuda, "cudaDeviceSynchronize", s.cuda.device_synchronize());
+        lap("graph_warm");
     } catch (const ConvFailure& f) {
         s.failed = f;
     }
@@ -423,6 +435,7 @@ StepResult ConvCheck::measure() {
         Measured lm = measure_legacy(m, *st.bench, *st.legacy);
         auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem);
         report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm);
+        m.r.details["prepare_ms"] = st.prepare_ms;
         if (st.graph_problem) {
             // The legacy API works, so the pair passes; the frameworks would not.
             m.r.status = Status::warn;

@@ -1,6 +1,7 @@
 #pragma once
 // What the probe's steps share (check/probe_*.cpp): the state one probe run
 // builds up step by step, and the steps. Internal to the probe.
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <optional>
@@ -43,7 +44,12 @@ struct Probe {
     // cuDNN's libraries load (step_load); waited for before the GPU is used.
     std::future<void> context{};
 
-    void emit(const StepResult& r) {
+    // When the probe started: each step says when it ended (details.at_ms), so a
+    // check's time can be seen step by step (docs/gpu-results.md).
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+    void emit(StepResult r) {
+        r.details["at_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
         out << probe_marker << r.to_json().dump() << "\n";
         out.flush();
     }

@@ -35,11 +35,16 @@ struct EntryHeader {
 static_assert(sizeof(EntryHeader) == 64);
 
 constexpr uint16_t kind_ptx = 1, kind_elf = 2;
-constexpr uint64_t flag_lz4 = 0x2000, flag_zstd = 0x8000, flag_arch_specific = 0x100000;
+constexpr uint64_t flag_lz4 = 0x2000, flag_zstd = 0x8000, flag_arch_specific = 0x100000, flag_family = 0x200000;
+// Set on every entry of CUDA 13.0's libraries whose cubin is of ELF ABI 8
+// (cuobjdump 13.0 names them by their architecture number alone).
+constexpr uint64_t flag_abi8 = 0x1000000;
 // The entry flags that may say something of the architecture: bits 16 and up.
-// Of those only 0x100000 ("a") is known; another set there makes the entry's
-// architecture unknown rather than wrongly plain.
-constexpr uint64_t flags_of_arch = ~0xFFFFull, flags_known_arch = flag_arch_specific;
+// Known there: 0x100000 ("a"), 0x200000 ("f": CUDA 13.0's cuBLASLt has 1,133
+// such sm_100 and sm_120 entries, which cuobjdump lists as plain sm_100 and
+// sm_120, as it names family-specific code) and 0x1000000; another set there
+// makes the entry's architecture unknown rather than wrongly plain.
+constexpr uint64_t flags_of_arch = ~0xFFFFull, flags_known_arch = flag_arch_specific | flag_family | flag_abi8;
 constexpr uint32_t max_header = 4096;
 
 // The entry's architecture from its header, then from the payload itself where
@@ -48,11 +53,16 @@ Arch entry_arch(BinaryFile& f, const EntryHeader& e, uint64_t payload_at, bool c
     if ((e.flags & flags_of_arch & ~flags_known_arch) != 0) return Arch::unknown_value(e.flags);
     if (!Arch::known_sm(static_cast<int>(e.arch))) return Arch::unknown_value(e.arch);
     Arch arch{static_cast<int>(e.arch), (e.flags & flag_arch_specific) != 0};
+    arch.family = !arch.specific && (e.flags & flag_family) != 0;
     if (compressed) return arch;
     if (e.kind == kind_elf && e.payload_size >= 64) {
         char head[64];
         if (f.read(payload_at, head, sizeof head))
-            if (auto own = cubin_arch(std::string_view(head, sizeof head))) return *own;
+            if (auto own = cubin_arch(std::string_view(head, sizeof head))) {
+                // The cubin's header has no "f": the entry's flag keeps it.
+                own->family = !own->unknown && !own->specific && arch.family;
+                return *own;
+            }
     } else if (e.kind == kind_ptx) {
         std::string text(static_cast<size_t>(std::min<uint64_t>(e.payload_size, 4096)), '\0');
         if (!text.empty() && f.read(payload_at, text.data(), text.size()))
@@ -160,8 +170,9 @@ std::optional<Arch> cubin_arch(std::string_view h) {
         sm = static_cast<int>(flags & 0xFF);
         a = (flags & 0x800) != 0;
     } else if (abi == 8) {
-        // ACCELERATORS 0x8, the SM in 0xff00, VIRTUAL_SM 0xff0000.
-        if ((flags & ~0xFFFF08u) != 0) return Arch::unknown_value(flags);
+        // ACCELERATORS 0x8, the SM in 0xff00, VIRTUAL_SM 0xff0000; 0x4 and the top
+        // byte (5 or 6) are set in CUDA 13.0's own cubins (cuFFTW's, cuRAND's, CUPTI's).
+        if ((flags & ~0xFFFFFF0Cu) != 0) return Arch::unknown_value(flags);
         sm = static_cast<int>((flags >> 8) & 0xFF);
         a = (flags & 0x8) != 0;
     } else {

@@ -204,11 +204,21 @@ TEST_CASE("every architecture encoding: a and f, the cubin's own flags, unknown 
                                       {2, 120, 0x11, 1, 7, cubin(code, v2_flags(120), 8)},
                                       {2, 121, 0x11, 1, 7, cubin(code, v2_flags(121, true), 8)}}));
         CHECK(sass_list(c) == "sm_90a sm_100a sm_120 sm_121a");
+        // As CUDA 13.0's own libraries carry them (cuRAND, CUPTI on the H200): entry flag
+        // 0x1000000, e_flags with 0x4 and a top byte of 5 or 6.
+        auto own = read_blob(t, fatbin({{2, 90, 0x1000011, 1, 7, cubin(code, 0x06005a04, 8)},
+                                        {2, 75, 0x1000011, 1, 7, cubin(code, 0x05004b04, 8)}}));
+        CHECK(sass_list(own) == "sm_75 sm_90");
+    }
+    SUBCASE("family-specific entries (0x200000), as CUDA 13.0's cuBLASLt carries 1,133") {
+        auto c = read_blob(t, fatbin({{2, 100, 0x1208011}, {2, 120, 0x1208011}, {2, 100, 0x1108011}, {2, 103, 0x1008011}}));
+        CHECK(sass_list(c) == "sm_100f sm_100a sm_103 sm_120f");
+        CHECK(judge(c, sm(103)).runs == Runs::native);
     }
     SUBCASE("unknown values and flags are reported as unknown, with the raw value") {
-        auto c = read_blob(t, fatbin({{2, 99, 0x11}, {2, 90, 0x200011}, {2, 90, 0x11, 1, 7, cubin(code, v2_flags(90) | 0x40, 8)},
+        auto c = read_blob(t, fatbin({{2, 99, 0x11}, {2, 90, 0x400011}, {2, 90, 0x11, 1, 7, cubin(code, v2_flags(90) | 0x40, 8)},
                                       {2, 90, 0x11, 1, 7, cubin(code, v1_flags(90), 9)}, {1, 130, 0x2011}}));
-        CHECK(sass_list(c) == "unknown (0x63) unknown (0x200011) unknown (0x5a055a) unknown (0x5a5a40)");
+        CHECK(sass_list(c) == "unknown (0x63) unknown (0x400011) unknown (0x5a055a) unknown (0x5a5a40)");
         CHECK(ptx_list(c) == "unknown (0x82)");
         // Never a wrong known one: an unknown encoding runs nowhere the reader can tell.
         CHECK(judge(c, sm(90)).runs == Runs::no);
