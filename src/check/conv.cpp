@@ -90,39 +90,57 @@ struct Measured {
     double headline() const { return timing.amortised.empty() ? timing.per_call_median() : timing.amortised_median(); }
 };
 
-// The device side of one convolution: random inputs (the reference uses
-// exactly the values the GPU sees), x, w and y on the GPU, and the way to
-// verify and time a run of either API.
+}  // namespace
+
+// What a convolution needs on the host, made before the GPU is ready (while
+// the CUDA context is created): random inputs in [-1, 1) from a fast
+// generator, in half precision when asked (the reference uses exactly the
+// values the GPU sees), the CPU reference at the sampled outputs, the NaN fill.
+HostInputs::HostInputs(const ConvShape& of, bool in_half) : shape(of), half(in_half) {
+    const size_t nx = static_cast<size_t>(shape.n) * shape.c * shape.h * shape.w;
+    const size_t nw = static_cast<size_t>(shape.k) * shape.c * shape.r * shape.s;
+    const size_t ny = static_cast<size_t>(shape.n) * shape.k * shape.out_h() * shape.out_w();
+    uint64_t state = 12345;  // splitmix64: a few nanoseconds a value, where mt19937 took a tenth of a second
+    auto next = [&state] {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return static_cast<float>((z ^ (z >> 31)) >> 40) * (2.0f / 16777216.0f) - 1.0f;
+    };
+    x.resize(nx);
+    w.resize(nw);
+    for (auto& v : x) v = next();
+    for (auto& v : w) v = next();
+    if (half) {
+        x16.resize(nx);
+        w16.resize(nw);
+        for (size_t i = 0; i < nx; ++i) x[i] = half_to_float(x16[i] = float_to_half(x[i]));
+        for (size_t i = 0; i < nw; ++i) w[i] = half_to_float(w16[i] = float_to_half(w[i]));
+    }
+    reference = std::make_shared<const ReferenceSample>(shape, x, w);
+    nan.assign(ny * (half ? 2 : 4), 0xFF);  // all-ones bits: NaN in float and in half
+}
+
+namespace {
+
+// The device side of one convolution: the host inputs on the GPU (x, w, y),
+// and the way to verify and time a run of either API.
 class ConvBench {
 public:
-    ConvBench(const CudaFns& cuda, const ConvShape& shape, bool half)
-        : cuda_(cuda), half_(half), memory_(cuda), events_(cuda) {
-        const size_t elem = half ? 2 : 4;
-        nx_ = static_cast<size_t>(shape.n) * shape.c * shape.h * shape.w;
-        nw_ = static_cast<size_t>(shape.k) * shape.c * shape.r * shape.s;
-        ny_ = static_cast<size_t>(shape.n) * shape.k * shape.out_h() * shape.out_w();
-        std::mt19937 rng(12345);
-        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-        hx_.resize(nx_);
-        hw_.resize(nw_);
-        for (auto& v : hx_) v = dist(rng);
-        for (auto& v : hw_) v = dist(rng);
-        std::vector<unsigned short> hx16, hw16;
-        if (half) {
-            hx16.resize(nx_);
-            hw16.resize(nw_);
-            for (size_t i = 0; i < nx_; ++i) hx_[i] = half_to_float(hx16[i] = float_to_half(hx_[i]));
-            for (size_t i = 0; i < nw_; ++i) hw_[i] = half_to_float(hw16[i] = float_to_half(hw_[i]));
-        }
+    ConvBench(const CudaFns& cuda, HostInputs host) : cuda_(cuda), half_(host.half), memory_(cuda), events_(cuda) {
+        const size_t elem = half_ ? 2 : 4;
+        hx_ = std::move(host.x);
+        hw_ = std::move(host.w);
+        nx_ = hx_.size();
+        nw_ = hw_.size();
+        ny_ = host.nan.size() / elem;
         x = memory_.alloc(nx_ * elem);
         w = memory_.alloc(nw_ * elem);
         y = memory_.alloc(ny_ * elem);
-        upload(x, half ? static_cast<const void*>(hx16.data()) : hx_.data(), nx_ * elem);
-        upload(w, half ? static_cast<const void*>(hw16.data()) : hw_.data(), nw_ * elem);
-        // Everything measure() needs on the host, made now: the timed phase
-        // then only copies and compares.
-        reference_.emplace(shape, hx_, hw_);
-        nan_.assign(ny_ * elem, 0xFF);  // all-ones bits: NaN in float and in half
+        upload(x, half_ ? static_cast<const void*>(host.x16.data()) : hx_.data(), nx_ * elem);
+        upload(w, half_ ? static_cast<const void*>(host.w16.data()) : hw_.data(), nw_ * elem);
+        reference_ = std::move(host.reference);
+        nan_ = std::move(host.nan);
         hy_.resize(ny_ * elem);
     }
 
@@ -167,7 +185,7 @@ private:
     EventPair events_;
     size_t nx_ = 0, nw_ = 0, ny_ = 0;
     std::vector<float> hx_, hw_;
-    std::optional<ReferenceSample> reference_;
+    std::shared_ptr<const ReferenceSample> reference_;
     std::vector<unsigned char> nan_, hy_;  // y's bytes: NaN to upload, the result downloaded
 };
 
@@ -220,10 +238,14 @@ struct ConvCheck::State {
     std::optional<ConvFailure> failed;         // preparing failed: measure() reports it
     std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
     nlohmann::json prepare_ms = nlohmann::json::object();  // where prepare()'s time went
+    std::optional<HostInputs> host;                          // made earlier, if given
 };
 
-ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req)
-    : s_(std::make_unique<State>(cuda, cudnn, opts, req)) {}
+ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req,
+                     std::optional<HostInputs> host)
+    : s_(std::make_unique<State>(cuda, cudnn, opts, req)) {
+    s_->host = std::move(host);
+}
 
 ConvCheck::~ConvCheck() = default;
 
@@ -236,7 +258,8 @@ void ConvCheck::prepare(bool warm) {
         from = now;
     };
     try {
-        s.bench.emplace(s.cuda, s.opts.shape, s.req.half);
+        // The host inputs made while the context was created (probe.cpp), else now.
+        s.bench.emplace(s.cuda, s.host ? std::move(*s.host) : HostInputs(s.opts.shape, s.req.half));
         lap("inputs");
         // ---- The legacy API, as older frameworks use it.
         s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);

@@ -170,9 +170,10 @@ std::optional<Arch> cubin_arch(std::string_view h) {
         sm = static_cast<int>(flags & 0xFF);
         a = (flags & 0x800) != 0;
     } else if (abi == 8) {
-        // ACCELERATORS 0x8, the SM in 0xff00, VIRTUAL_SM 0xff0000; 0x4 and the top
-        // byte (5 or 6) are set in CUDA 13.0's own cubins (cuFFTW's, cuRAND's, CUPTI's).
-        if ((flags & ~0xFFFFFF0Cu) != 0) return Arch::unknown_value(flags);
+        // ACCELERATORS 0x8, the SM in 0xff00, VIRTUAL_SM 0xff0000; 0x4 (sm_75 to
+        // sm_90), 0x2 (sm_100 and later) and the top byte (5 or 6) are set in CUDA
+        // 13.0's own cubins (cuFFTW's, cuRAND's, CUPTI's, NPP's, as read on the H100).
+        if ((flags & ~0xFFFFFF0Eu) != 0) return Arch::unknown_value(flags);
         sm = static_cast<int>((flags >> 8) & 0xFF);
         a = (flags & 0x8) != 0;
     } else {

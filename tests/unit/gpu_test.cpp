@@ -207,8 +207,10 @@ TEST_CASE("every architecture encoding: a and f, the cubin's own flags, unknown 
         // As CUDA 13.0's own libraries carry them (cuRAND, CUPTI on the H200): entry flag
         // 0x1000000, e_flags with 0x4 and a top byte of 5 or 6.
         auto own = read_blob(t, fatbin({{2, 90, 0x1000011, 1, 7, cubin(code, 0x06005a04, 8)},
-                                        {2, 75, 0x1000011, 1, 7, cubin(code, 0x05004b04, 8)}}));
-        CHECK(sass_list(own) == "sm_75 sm_90");
+                                        {2, 75, 0x1000011, 1, 7, cubin(code, 0x05004b04, 8)},
+                                        {2, 100, 0x1000011, 1, 7, cubin(code, 0x06006402, 8)},
+                                        {2, 121, 0x1000011, 1, 7, cubin(code, 0x05007902, 8)}}));
+        CHECK(sass_list(own) == "sm_75 sm_90 sm_100 sm_121");
     }
     SUBCASE("family-specific entries (0x200000), as CUDA 13.0's cuBLASLt carries 1,133") {
         auto c = read_blob(t, fatbin({{2, 100, 0x1208011}, {2, 120, 0x1208011}, {2, 100, 0x1108011}, {2, 103, 0x1008011}}));
