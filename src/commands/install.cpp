@@ -105,7 +105,9 @@ void run_install(Context& ctx, const InstallArgs& args) {
     }
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
     // Only releases that run on this machine's GPUs (or --gpu's), decided before any download.
-    opts.runs_here = runs_here_for(lazy_machine(ctx, args.gpu), args.force);
+    auto machine = lazy_machine(ctx, args.gpu);
+    machine();  // asked now, before anything is planned (and says so when an override is in force)
+    opts.runs_here = runs_here_for(machine, args.force);
     for (const auto& spec : specs) {
         if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");
