@@ -38,14 +38,18 @@ for f in "$SITE"/nvidia/cudnn/lib/libcudnn*.so*; do [ -f "$f" ] && [ ! -L "$f" ]
 counts_cuobjdump() {
     "$CUOBJDUMP" "--list-$1" "$2" 2>/dev/null | sed -n 's/.*\.\(sm_[0-9a-z]*\)\.\(cubin\|ptx\)$/\1/p' | sort | uniq -c | awk '{print $2":"$1}' | sort | tr '\n' ' '
 }
-# cudaenv's counts less what it found in data sections (cuobjdump reads only the fatbin sections).
+# cudaenv's counts less what it found in data sections (cuobjdump reads only the fatbin sections),
+# family-specific code (sm_100f) counted under its plain name, as cuobjdump lists it.
 counts_cudaenv() {
     python3 -c '
-import json, sys
+import json, re, sys, collections
 f = json.load(open(sys.argv[1]))["files"][0]
 data = f["in_data_sections"][sys.argv[2]]
-left = {k: v - data.get(k, 0) for k, v in f[sys.argv[2]].items() if v - data.get(k, 0)}
-print(" ".join(sorted("%s:%d" % (k.replace("compute_", "sm_"), v) for k, v in left.items())), end=" ")' "$2" "$1"
+left = collections.Counter()
+for k, v in f[sys.argv[2]].items():
+    if v - data.get(k, 0):
+        left[re.sub(r"^(sm_[0-9]+)f$", r"\1", k.replace("compute_", "sm_"))] += v - data.get(k, 0)
+print(" ".join(sorted("%s:%d" % kv for kv in left.items())), end=" ")' "$2" "$1"
 }
 
 {

@@ -18,6 +18,8 @@
 #include "export/formats.hpp"
 #include "gpu/fatbin.hpp"
 #include "install/layout.hpp"
+#include "nvidia/driver.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "util/binary_file.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
@@ -246,6 +248,20 @@ void fatbin(const uint8_t* data, size_t size) {
     check(code, gpu::read_fatbins(f, 0, f.size(), code));
 }
 
+// What another program or the kernel says of the driver (nvidia-smi's banner,
+// /proc/driver/nvidia/version, /sys/module/nvidia/version): bounded scanners,
+// never a backtracking matcher; what they take is a version as --driver takes it.
+void driver_text(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    auto [driver, cuda] = nvidia::parse_nvidia_smi(text);
+    require(driver.empty() || platform::is_driver_version(driver), "nvidia-smi gave a driver that is no version");
+    require(cuda.empty() || platform::is_driver_version(cuda), "nvidia-smi gave a CUDA that is no version");
+    if (auto v = platform::parse_proc_driver_version(text))
+        require(platform::is_driver_version(*v), "/proc's text gave a driver that is no version");
+    if (auto v = platform::parse_sys_module_version(text))
+        require(platform::is_driver_version(*v), "/sys's text gave a driver that is no version");
+}
+
 }  // namespace
 
 const Target kTargets[] = {
@@ -260,6 +276,7 @@ const Target kTargets[] = {
     {"props", props},
     {"fatbin", fatbin},
     {"listing", listing},
+    {"driver_text", driver_text},
     {nullptr, nullptr},
 };
 

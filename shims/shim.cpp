@@ -104,7 +104,7 @@ int run_shim(std::vector<std::string> args) {
         return run_next_on_path(tool, std::move(args), store,
                                 "CUDA " + plan.full_spec + " has none (set by " + active.describe() + ")");
     args[0] = fsx::to_utf8(*path);
-    gpu::warn_if_cannot_run(store.root(), plan.folders);
+    gpu::warn_if_cannot_run(store.root(), plan.folders, &plan.diff);
     return platform::exec_command(args, plan.applied_to(platform::environment(), native_path_style()));
 }
 

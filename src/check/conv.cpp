@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -89,39 +90,57 @@ struct Measured {
     double headline() const { return timing.amortised.empty() ? timing.per_call_median() : timing.amortised_median(); }
 };
 
-// The device side of one convolution: random inputs (the reference uses
-// exactly the values the GPU sees), x, w and y on the GPU, and the way to
-// verify and time a run of either API.
+}  // namespace
+
+// What a convolution needs on the host, made before the GPU is ready (while
+// the CUDA context is created): random inputs in [-1, 1) from a fast
+// generator, in half precision when asked (the reference uses exactly the
+// values the GPU sees), the CPU reference at the sampled outputs, the NaN fill.
+HostInputs::HostInputs(const ConvShape& of, bool in_half) : shape(of), half(in_half) {
+    const size_t nx = static_cast<size_t>(shape.n) * shape.c * shape.h * shape.w;
+    const size_t nw = static_cast<size_t>(shape.k) * shape.c * shape.r * shape.s;
+    const size_t ny = static_cast<size_t>(shape.n) * shape.k * shape.out_h() * shape.out_w();
+    uint64_t state = 12345;  // splitmix64: a few nanoseconds a value, where mt19937 took a tenth of a second
+    auto next = [&state] {
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return static_cast<float>((z ^ (z >> 31)) >> 40) * (2.0f / 16777216.0f) - 1.0f;
+    };
+    x.resize(nx);
+    w.resize(nw);
+    for (auto& v : x) v = next();
+    for (auto& v : w) v = next();
+    if (half) {
+        x16.resize(nx);
+        w16.resize(nw);
+        for (size_t i = 0; i < nx; ++i) x[i] = half_to_float(x16[i] = float_to_half(x[i]));
+        for (size_t i = 0; i < nw; ++i) w[i] = half_to_float(w16[i] = float_to_half(w[i]));
+    }
+    reference = std::make_shared<const ReferenceSample>(shape, x, w);
+    nan.assign(ny * (half ? 2 : 4), 0xFF);  // all-ones bits: NaN in float and in half
+}
+
+namespace {
+
+// The device side of one convolution: the host inputs on the GPU (x, w, y),
+// and the way to verify and time a run of either API.
 class ConvBench {
 public:
-    ConvBench(const CudaFns& cuda, const ConvShape& shape, bool half)
-        : cuda_(cuda), half_(half), memory_(cuda), events_(cuda) {
-        const size_t elem = half ? 2 : 4;
-        nx_ = static_cast<size_t>(shape.n) * shape.c * shape.h * shape.w;
-        nw_ = static_cast<size_t>(shape.k) * shape.c * shape.r * shape.s;
-        ny_ = static_cast<size_t>(shape.n) * shape.k * shape.out_h() * shape.out_w();
-        std::mt19937 rng(12345);
-        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-        hx_.resize(nx_);
-        hw_.resize(nw_);
-        for (auto& v : hx_) v = dist(rng);
-        for (auto& v : hw_) v = dist(rng);
-        std::vector<unsigned short> hx16, hw16;
-        if (half) {
-            hx16.resize(nx_);
-            hw16.resize(nw_);
-            for (size_t i = 0; i < nx_; ++i) hx_[i] = half_to_float(hx16[i] = float_to_half(hx_[i]));
-            for (size_t i = 0; i < nw_; ++i) hw_[i] = half_to_float(hw16[i] = float_to_half(hw_[i]));
-        }
+    ConvBench(const CudaFns& cuda, HostInputs host) : cuda_(cuda), half_(host.half), memory_(cuda), events_(cuda) {
+        const size_t elem = half_ ? 2 : 4;
+        hx_ = std::move(host.x);
+        hw_ = std::move(host.w);
+        nx_ = hx_.size();
+        nw_ = hw_.size();
+        ny_ = host.nan.size() / elem;
         x = memory_.alloc(nx_ * elem);
         w = memory_.alloc(nw_ * elem);
         y = memory_.alloc(ny_ * elem);
-        upload(x, half ? static_cast<const void*>(hx16.data()) : hx_.data(), nx_ * elem);
-        upload(w, half ? static_cast<const void*>(hw16.data()) : hw_.data(), nw_ * elem);
-        // Everything measure() needs on the host, made now: the timed phase
-        // then only copies and compares.
-        reference_.emplace(shape, hx_, hw_);
-        nan_.assign(ny_ * elem, 0xFF);  // all-ones bits: NaN in float and in half
+        upload(x, half_ ? static_cast<const void*>(host.x16.data()) : hx_.data(), nx_ * elem);
+        upload(w, half_ ? static_cast<const void*>(host.w16.data()) : hw_.data(), nw_ * elem);
+        reference_ = std::move(host.reference);
+        nan_ = std::move(host.nan);
         hy_.resize(ny_ * elem);
     }
 
@@ -166,9 +185,41 @@ private:
     EventPair events_;
     size_t nx_ = 0, nw_ = 0, ny_ = 0;
     std::vector<float> hx_, hw_;
-    std::optional<ReferenceSample> reference_;
+    std::shared_ptr<const ReferenceSample> reference_;
     std::vector<unsigned char> nan_, hy_;  // y's bytes: NaN to upload, the result downloaded
 };
+
+// The path an earlier check chose for this pair and GPU (store/conv_choice),
+// as "<winner>|legacy=<algo>:<math>|graph=<engine>": the winner ("graph" or
+// "legacy") and what each API ran. Unknown parts are left out.
+struct KeptChoice {
+    std::string winner;
+    int algo = -1, math = 0;
+    std::int64_t engine = -1;
+};
+
+KeptChoice parse_choice(const std::string& text) {
+    KeptChoice k;
+    size_t at = 0;
+    for (int part = 0; at <= text.size() && part < 3; ++part) {
+        auto bar = text.find('|', at);
+        auto item = text.substr(at, bar == std::string::npos ? std::string::npos : bar - at);
+        at = bar == std::string::npos ? text.size() + 1 : bar + 1;
+        if (part == 0 && (item == "graph" || item == "legacy")) k.winner = item;
+        int a = -1, mt = 0;
+        long long e = -1;
+        if (item.starts_with("legacy=") && std::sscanf(item.c_str() + 7, "%d:%d", &a, &mt) == 2) k.algo = a, k.math = mt;
+        if (item.starts_with("graph=") && std::sscanf(item.c_str() + 6, "%lld", &e) == 1) k.engine = e;
+    }
+    return k;
+}
+
+std::string choice_text(bool graph_won, const LegacyConv& legacy, const std::optional<GraphConv>& graph, bool graph_ran) {
+    std::string out = graph_won ? "graph" : "legacy";
+    out += "|legacy=" + std::to_string(legacy.algo()) + ":" + std::to_string(legacy.math_type());
+    if (graph && graph_ran && graph->engine() >= 0) out += "|graph=" + std::to_string(graph->engine());
+    return out;
+}
 
 }  // namespace
 
@@ -186,35 +237,54 @@ struct ConvCheck::State {
     std::optional<GraphConv> graph;
     std::optional<ConvFailure> failed;         // preparing failed: measure() reports it
     std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
+    nlohmann::json prepare_ms = nlohmann::json::object();  // where prepare()'s time went
+    std::optional<HostInputs> host;                          // made earlier, if given
 };
 
-ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req)
-    : s_(std::make_unique<State>(cuda, cudnn, opts, req)) {}
+ConvCheck::ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req,
+                     std::optional<HostInputs> host)
+    : s_(std::make_unique<State>(cuda, cudnn, opts, req)) {
+    s_->host = std::move(host);
+}
 
 ConvCheck::~ConvCheck() = default;
 
 void ConvCheck::prepare(bool warm) {
     auto& s = *s_;
+    auto from = std::chrono::steady_clock::now();
+    auto lap = [&](const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        s.prepare_ms[name] = std::chrono::duration<double, std::milli>(now - from).count();
+        from = now;
+    };
     try {
-        s.bench.emplace(s.cuda, s.opts.shape, s.req.half);
+        // The host inputs made while the context was created (probe.cpp), else now.
+        s.bench.emplace(s.cuda, s.host ? std::move(*s.host) : HostInputs(s.opts.shape, s.req.half));
+        lap("inputs");
         // ---- The legacy API, as older frameworks use it.
         s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);
+        lap("handle");
         s.legacy->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y);
+        const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
         if (warm) {
-            s.legacy->tune();  // cudnnFind runs every algorithm: their kernels load
+            // The kept algorithm alone loads its kernels; else cudnnFind runs every algorithm.
+            if (!(kept.algo >= 0 && s.legacy->use(kept.algo, kept.math))) s.legacy->tune();
             s.legacy->forward();
         }
+        lap("legacy");
         // ---- The graph API, the way the frameworks reach cuDNN's engines.
         if (s.cudnn.backend.available()) {
             s.graph.emplace(s.cuda, s.cudnn, s.legacy->handle(), s.req.cudnn_major);
             try {
-                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5);
+                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.engine);
+                lap("graph_plans");
                 if (warm) s.graph->warm();
             } catch (const ConvFailure& f) {
                 s.graph_problem = f;
             }
         }
         if (warm) cuda_check(s.cuda, "cudaDeviceSynchronize", s.cuda.device_synchronize());
+        lap("graph_warm");
     } catch (const ConvFailure& f) {
         s.failed = f;
     }
@@ -233,6 +303,7 @@ namespace {
 struct Measuring {
     const ConvRequest& req;
     const ConvShape& shape;
+    KeptChoice kept;
     StepResult r;
     double tol;
     TimingPlan timing;
@@ -256,7 +327,8 @@ struct Measuring {
 
 // The legacy API, as older frameworks use it: chosen, verified and timed.
 Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
-    legacy.tune();
+    // The algorithm an earlier check chose, as it is; else cudnnFind chooses.
+    if (!(m.kept.algo >= 0 && legacy.use(m.kept.algo, m.kept.math))) legacy.tune();
     m.lap("legacy_choose");
     Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing);
     m.lap("legacy_verify_and_time");
@@ -289,8 +361,10 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
     }
     std::optional<Measured> gm;
     try {
-        // Each candidate: one warm-up, then three batches of 5 runs.
-        if (!problem) graph->tune(TimingPlan{1, 0, 3, 5});
+        // The engine an earlier check chose, as it is (no autotuning, so noise
+        // cannot flip the choice); else each candidate is timed: two warm-ups,
+        // then five batches of 10 runs, the best batch counting.
+        if (!problem && !(m.kept.engine >= 0 && graph->use(m.kept.engine))) graph->tune(TimingPlan{2, 0, 5, 10});
         m.lap("graph_autotune");
         if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
         m.lap("graph_verify_and_time");
@@ -322,7 +396,8 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
 // as a CUDA graph (as PyTorch's graph replay runs it), into the result.
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
                    std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm) {
-    const bool use_graph = gm && gm->headline() < lm.headline();
+    // A winner kept from an earlier check stays while it runs; else the faster.
+    const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream)
         time_cuda_graph(
@@ -340,6 +415,8 @@ void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, Con
     const bool tf32 = !m.req.half && m.req.cc_major >= 8 &&
                       (use_graph ? graph->tensor_cores() : legacy.math_type() != cudnn_api::CUDNN_FMA_MATH);
     d["api"] = use_graph ? "graph" : "legacy";
+    d["choice"] = choice_text(use_graph, legacy, graph, gm.has_value());
+    d["choice_kept"] = !m.kept.winner.empty();
     d["algo"] = use_graph ? graph->label() : legacy.label();
     d["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores") : legacy.math();
     d["tf32_possible"] = tf32;
@@ -373,13 +450,15 @@ StepResult ConvCheck::measure() {
     const int runs = std::max(1, st.opts.runs);
     // fp32 (TF32 at worst) must be within 1e-3; fp16 outputs are rounded to
     // 11 bits, so they get 5e-3.
-    Measuring m{st.req, st.opts.shape, {}, st.req.half ? 5e-3 : 1e-3, TimingPlan{3, runs, 3, runs}};
+    Measuring m{st.req, st.opts.shape, parse_choice(st.opts.conv_choice[st.req.half ? 1 : 0]), {},
+                st.req.half ? 5e-3 : 1e-3, TimingPlan{3, runs, 3, runs}};
     m.r.step = st.req.half ? "conv_fp16" : "conv";
     try {
         if (st.failed) throw *st.failed;
         Measured lm = measure_legacy(m, *st.bench, *st.legacy);
         auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem);
         report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm);
+        m.r.details["prepare_ms"] = st.prepare_ms;
         if (st.graph_problem) {
             // The legacy API works, so the pair passes; the frameworks would not.
             m.r.status = Status::warn;

@@ -148,7 +148,8 @@ double GraphConv::time_plan(const Candidate& c, const TimingPlan& tune) {
     }
 }
 
-void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans, double budget_s) {
+void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
+                      std::int64_t only) {
     const auto started = std::chrono::steady_clock::now();
     const int dtype = half ? cudnn_api::CUDNN_DATA_HALF : cudnn_api::CUDNN_DATA_FLOAT;
     const std::int64_t xd[4] = {sh.n, sh.c, sh.h, sh.w};
@@ -190,29 +191,37 @@ void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y,
 
     // Heuristics mode A's list, then the fallback list's engines not yet seen.
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-    std::vector<std::int64_t> seen;
-    int planned = 0;
-    bool out_of_time = false;
-    for (int mode : {be::HEUR_MODE_A, be::HEUR_MODE_FALLBACK}) {
-        for (auto config : heuristics(mode)) {
-            if (planned >= max_plans || out_of_time) break;
-            Candidate c;
-            c.source = mode == be::HEUR_MODE_A ? "heuristics" : "fallback";
-            describe(config, c);
-            if (mode == be::HEUR_MODE_FALLBACK && c.engine >= 0 &&
-                std::find(seen.begin(), seen.end(), c.engine) != seen.end())
-                continue;
-            seen.push_back(c.engine);
-            // As PyTorch: engines that convert the inputs down lose precision.
-            if (has(c.notes, be::NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)) {
-                c.outcome = "skipped: converts its inputs to a lower precision";
-            } else if (finalize_plan(config, c, x, w, y)) {
-                ++planned;
+    auto plan_all = [&](std::int64_t only_engine) {
+        std::vector<std::int64_t> seen;
+        int planned = 0;
+        bool out_of_time = false;
+        for (int mode : {be::HEUR_MODE_A, be::HEUR_MODE_FALLBACK}) {
+            for (auto config : heuristics(mode)) {
+                if (planned >= max_plans || out_of_time) break;
+                Candidate c;
+                c.source = mode == be::HEUR_MODE_A ? "heuristics" : "fallback";
+                describe(config, c);
+                if (mode == be::HEUR_MODE_FALLBACK && c.engine >= 0 &&
+                    std::find(seen.begin(), seen.end(), c.engine) != seen.end())
+                    continue;
+                seen.push_back(c.engine);
+                if (only_engine >= 0 && c.engine != only_engine) continue;  // the kept one alone
+                // As PyTorch: engines that convert the inputs down lose precision.
+                if (has(c.notes, be::NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)) {
+                    c.outcome = "skipped: converts its inputs to a lower precision";
+                } else if (finalize_plan(config, c, x, w, y)) {
+                    ++planned;
+                }
+                tried_.push_back(std::move(c));
+                out_of_time = elapsed() > budget_s;
+                if (only_engine >= 0) return planned > 0;
             }
-            tried_.push_back(std::move(c));
-            out_of_time = elapsed() > budget_s;
         }
-    }
+        return planned > 0;
+    };
+    if (only >= 0 && plan_all(only)) return;
+    tried_.clear();
+    plan_all(-1);
 }
 
 void GraphConv::warm() {
@@ -236,6 +245,16 @@ void GraphConv::tune(const TimingPlan& tune) {
                           "cuDNN's graph API, which the frameworks use, cannot run a standard convolution with this "
                           "cuDNN on this GPU: use a cuDNN release that supports this GPU.",
                           {{"graph_configs", candidates_json()}}};
+}
+
+bool GraphConv::use(std::int64_t engine) {
+    for (auto& c : tried_)
+        if (c.plan && c.engine == engine) {
+            c.outcome = "ok (kept from an earlier check)";
+            best_ = &c;
+            return true;
+        }
+    return false;
 }
 
 void GraphConv::forward() { check("cudnnBackendExecute", cudnn_.backend.execute(handle_, best_->plan, best_->pack)); }

@@ -29,12 +29,18 @@ public:
     // engine configurations; stops early once `budget_s` seconds are spent
     // (engines that compile their kernels at run time take a while to
     // finalize). Throws ConvFailure when the graph cannot be built.
-    void build(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s);
+    // `only`: build the plan of that engine alone (the choice an earlier check
+    // kept), or all as above when the heuristics no longer offer it.
+    void build(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
+               std::int64_t only = -1);
     // Runs each plan once, untimed: its kernels load at their first launch.
     void warm();
     // Times each plan as `tune` says and keeps the fastest; throws
     // ConvFailure when no engine runs the graph.
     void tune(const TimingPlan& tune);
+    // Takes engine `engine` without timing the others (the choice an earlier
+    // check kept); false when no plan of it was built here.
+    bool use(std::int64_t engine);
 
     // cudnnBackendExecute with the fastest plan; throws ConvFailure.
     void forward();

@@ -94,6 +94,22 @@ void LegacyConv::tune() {
     }
 }
 
+bool LegacyConv::use(int algo, int math) {
+    if (algo < 0 || algo >= cudnn_api::CUDNN_CONVOLUTION_FWD_ALGO_COUNT) return false;
+    std::size_t bytes = 0;
+    if (cudnn_.set_math_type(conv_, math) != 0 || cudnn_.workspace_size(handle_, xd_, wd_, conv_, yd_, algo, &bytes) != 0)
+        return false;
+    algo_ = algo;
+    math_ = math;
+    ws_bytes_ = bytes;
+    if (ws_bytes_ > ws_capacity_) {
+        ws_ = memory_.alloc(ws_bytes_);
+        ws_capacity_ = ws_bytes_;
+    }
+    tried_ = nlohmann::json::array({{{"algo", algo_name(algo)}, {"math", math_name(math)}, {"kept", true}}});
+    return true;
+}
+
 void LegacyConv::forward() {
     const float alpha = 1.0f, beta = 0.0f;
     check("cudnnConvolutionForward",

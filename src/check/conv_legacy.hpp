@@ -26,12 +26,16 @@ public:
     // and its workspace; run again after a warm-up to choose on a quiet GPU.
     // Throws ConvFailure when a call fails or no algorithm works.
     void tune();
+    // Takes algorithm `algo` with math type `math` without timing the others
+    // (the choice an earlier check kept); false when this cuDNN refuses it.
+    bool use(int algo, int math);
     // cudnnConvolutionForward with the chosen algorithm; throws ConvFailure.
     void forward();
 
     std::string label() const;  // "IMPLICIT_PRECOMP_GEMM"
     std::string math() const;   // "TENSOR_OP_MATH"
     int math_type() const { return math_; }
+    int algo() const { return algo_; }
     std::size_t workspace_bytes() const { return ws_bytes_; }
     const nlohmann::json& candidates_json() const { return tried_; }
 

@@ -1,7 +1,8 @@
 #include "check/doctor.hpp"
 #include "check/doctor_clients.hpp"
 
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
+#include "nvidia/driver_support.hpp"
 #include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "platform/nvidia_driver.hpp"
@@ -187,44 +188,41 @@ Finding path_length_finding(const DoctorInput& in) {
 
 Finding driver_finding(const DoctorInput& in) {
     Finding f{"driver", Status::ok, "", "", nlohmann::json::object()};
-    std::string drv, cuda;
-    if (auto v = platform::kernel_driver_version()) drv = *v;
-    auto env = platform::environment();
-    auto r = platform::run_process({"nvidia-smi"}, env, std::chrono::seconds(20));
-    if (r.started && r.exit_code == 0) {
-        auto [d, c] = parse_nvidia_smi(r.out);
-        if (!d.empty()) drv = d;
-        cuda = c;
-    }
-    f.details["driver_version"] = drv;
-    f.details["driver_max_cuda"] = cuda;
-    f.details["nvidia_smi"] = r.started;
+    f.details["driver_version"] = in.driver;
+    f.details["driver_source"] = in.driver_source;
     const std::string why =
         "nvidia-smi's \"CUDA Version\" is the newest CUDA the driver supports, not the toolkit you use (nvcc --version and "
         "`cudaenv current` say that)";
-    if (drv.empty()) {
+    if (in.driver.empty() && in.driver_cuda.empty()) {
         f.status = Status::warn;
-        f.summary = "no NVIDIA driver found (no nvidia-smi, no kernel module)";
+        f.summary = "no NVIDIA driver found (no NVML, no kernel module, no nvidia-smi)";
         f.advice = "Without a driver no CUDA program can use a GPU; `cudaenv check` still checks files and versions.";
         return f;
     }
-    f.summary = "driver " + drv + (cuda.empty() ? "" : ", supports CUDA up to " + cuda);
-    if (in.active && !cuda.empty()) {
-        auto max = Version::parse(cuda);
-        auto tk = in.active->toolkit.version.prefix(2);
-        f.summary += "; active toolkit CUDA " + tk.str();
-        if (max && tk > *max) {
-            const auto* fam = Compat::get().cuda_family(tk.major());
-            std::string floor = fam ? fam->minor_compat_driver(in.windows) : "";
-            if (max->major() == tk.major() && !floor.empty() && compare_driver(drv, floor) >= 0) {
+    const auto up_to = in.driver_cuda.empty() ? nvidia::newest_cuda_for(in.driver, in.windows) : in.driver_cuda;
+    f.details["driver_max_cuda"] = up_to;
+    f.summary = "driver " + (in.driver.empty() ? "(version unknown)" : in.driver) + ", runs CUDA up to " +
+                (up_to.empty() ? "unknown (older than every CUDA release in the table)" : up_to) +
+                (in.driver_source.empty() ? "" : " (" + in.driver_source + ")");
+    if (in.active) {
+        const auto& tk = in.active->toolkit.version;
+        auto j = nvidia::judge_driver(in.driver, tk, in.windows, in.driver_cuda);
+        f.details["fit"] = nvidia::fit_name(j.fit);
+        f.summary += "; active toolkit CUDA " + tk.prefix(2).str() + ": " + nvidia::fit_name(j.fit);
+        switch (j.fit) {
+            case nvidia::DriverFit::runs: break;
+            case nvidia::DriverFit::minor_compat:
                 f.status = Status::warn;
-                f.advice = "The toolkit is newer than the driver but of the same major: it runs through minor-version "
-                           "compatibility, except PTX JIT of newer code; update the driver to be safe. " + why + ".";
-            } else {
+                f.advice = j.why + "; update the driver to be safe. " + why + ".";
+                return f;
+            case nvidia::DriverFit::too_old:
                 f.status = Status::fail;
-                f.advice = "The driver is too old for CUDA " + tk.str() + ": update the NVIDIA driver. " + why + ".";
-            }
-            return f;
+                f.advice = j.why + ": update the NVIDIA driver (or see forward_compat). " + why + ".";
+                return f;
+            case nvidia::DriverFit::unknown:
+                f.status = Status::warn;
+                f.advice = j.why + ". " + why + ".";
+                return f;
         }
     }
     f.advice = why + ".";
@@ -363,7 +361,7 @@ std::vector<Finding> run_doctor(const DoctorInput& in) {
                          (in.active->cudnn ? ", cuDNN " + in.active->cudnn->version.str() : ", no cuDNN") + ")";
         if (in.active->cudnn) {
             bool unconfirmed = false;
-            auto c = Compat::get().pair_conflict(in.active->toolkit.version, in.active->cudnn->version, &unconfirmed);
+            auto c = nvidia::Compat::get().pair_conflict(in.active->toolkit.version, in.active->cudnn->version, &unconfirmed);
             if (!c.empty()) {
                 active.status = unconfirmed ? Status::warn : Status::fail;
                 active.summary += "; " + c;

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "check/doctor_input.hpp"
-#include "check/driver.hpp"
 
 namespace cudaenv::check {
 

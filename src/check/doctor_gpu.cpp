@@ -1,6 +1,6 @@
 #include "check/doctor_gpu.hpp"
 
-#include "check/compat.hpp"
+#include "nvidia/forward_compat.hpp"
 #include "gpu/inspect.hpp"
 #include "gpu/wheel.hpp"
 #include "platform/platform.hpp"
@@ -12,76 +12,67 @@ namespace cudaenv::check {
 
 namespace {
 
-constexpr const char* err_803 =
-    "error 803 (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH): the cuda-compat libraries on the library path do not match the "
-    "kernel driver (a container's or an old compat package on a newer driver): take them off LD_LIBRARY_PATH";
-constexpr const char* err_804 =
-    "error 804 (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE): forward compatibility was tried on a GPU that does not "
-    "support it (GeForce and most workstation GPUs): update the driver instead";
-
 Finding gpu_finding(const DoctorInput& in, const gpu::Machine& m, gpu::CodeCache& cache) {
     Finding f{"gpu", Status::skip, gpu::machine_line(m).substr(9), "", nlohmann::json::object()};
     f.details["machine"] = gpu::machine_json(m);
     if (!m.known() || !in.active) return f;
     std::optional<Version> cudnn;
     if (in.active->cudnn) cudnn = in.active->cudnn->version;
-    auto v = gpu::judge_pair(in.active->toolkit.version, cudnn, gpu::pair_libraries(*in.active, cache, gpu::Scan::read), m);
+    // The one judgement (gpu/pair_code): the pair's GPU code and the driver.
+    auto v = gpu::judge_pair(in.active->toolkit.version, cudnn, gpu::pair_libraries(*in.active, cache, gpu::Scan::read), m,
+                             gpu::TableUse::compare, &cache, in.active->toolkit.root);
     f.summary += "; " + in.active_spec + ": " + v.line(m);
     f.details["runs"] = gpu::runs_name(v.runs);
-    f.status = v.runs == gpu::Runs::no ? Status::fail : v.runs == gpu::Runs::jit ? Status::warn : Status::ok;
-    if (v.runs == gpu::Runs::no)
+    f.details["verdict"] = v.cell();
+    const bool refused = !v.refusal(m).empty();
+    f.status = refused ? Status::fail : v.runs == gpu::Runs::jit || v.cell() == "no?" ? Status::warn : Status::ok;
+    if (refused)
         f.advice = "CUDA programs fail with \"no kernel image is available for execution on the device\" (or "
                    "CUDNN_STATUS_ARCH_MISMATCH): `cudaenv list` shows which installed pairs run here, `cudaenv install` "
                    "picks a release that does.";
     return f;
 }
 
-// The newest CUDA a driver version runs (the newest GA release whose minimum it meets).
-std::string driver_max_cuda(const std::string& driver, bool windows) {
-    Version best;
-    for (const auto& r : Compat::get().cuda_releases()) {
-        const auto& min = r.min_driver(windows);
-        if (!min.empty() && compare_driver(driver, min) >= 0 && best < r.version) best = r.version;
-    }
-    return best.empty() ? "" : best.str();
-}
-
 Finding forward_compat_finding(const DoctorInput& in, const gpu::Machine& m) {
     Finding f{"forward_compat", Status::skip, "", "", nlohmann::json::object()};
-    f.details["errors"] = {{"803", err_803}, {"804", err_804}};
-    auto driver_cuda = !m.driver_cuda.empty() ? m.driver_cuda : m.driver.empty() ? "" : driver_max_cuda(m.driver, in.windows);
-    if (!in.active || driver_cuda.empty()) {
-        f.summary = m.driver.empty() ? "no NVIDIA driver found" : "no active pair";
+    f.details["errors"] = {{"803", std::string(nvidia::error_803) + ": " + nvidia::error_803_means},
+                           {"804", std::string(nvidia::error_804) + ": " + nvidia::error_804_means}};
+    if (m.driver.empty() && m.driver_cuda.empty()) {
+        f.summary = "no NVIDIA driver found";
         return f;
     }
-    auto max = Version::parse(driver_cuda);
-    auto tk = in.active->toolkit.version.prefix(2);
-    f.summary = "driver " + m.driver + " runs CUDA up to " + driver_cuda + (m.driver_override ? " (" + m.driver_source + ")" : "");
-    const auto* fam = Compat::get().cuda_family(tk.major());
-    const std::string floor = fam ? fam->minor_compat_driver(in.windows) : "";
-    if (!max || !(*max < tk) || (max->major() == tk.major() && !floor.empty() && compare_driver(m.driver, floor) >= 0)) {
-        f.status = Status::ok;
-        f.summary += ": CUDA " + tk.str() + " runs without forward compatibility";
+    if (!in.active) {
+        f.summary = "no active pair";
         return f;
     }
-    // The toolkit needs a newer driver: forward compatibility, where the GPU has it.
-    std::vector<std::string> verdicts;
-    bool any_supported = false, any_refused = false;
-    for (const auto& g : m.gpus) {
-        const auto* row = GpuArchs::get().forward_compat(g.name);
-        if (!row) continue;
-        (row->supported ? any_supported : any_refused) = true;
-        verdicts.push_back(m.label(g) + (row->supported ? " supports" : " does not support") + " forward compatibility [" +
-                           row->source + "]");
+    const auto& tk = in.active->toolkit;
+    auto host = nvidia::judge_driver(m.driver, tk.version, in.windows, m.driver_cuda);
+    auto choice = nvidia::decide_forward_compat(host, tk.version, gpu::compat_gpus(m),
+                                                nvidia::find_compat_libs(nvidia::compat_dirs(tk.root, tk.version)),
+                                                in.windows);
+    f.details["choice"] = nvidia::choice_name(choice.kind);
+    if (choice.kind == nvidia::CompatChoice::Kind::use) f.details["compat_libraries"] = fsx::to_utf8(choice.libs.dir);
+    f.summary = choice.why + (m.driver_override ? " (" + m.driver_source + ")" : "");
+    switch (choice.kind) {
+        case nvidia::CompatChoice::Kind::not_needed: f.status = Status::ok; break;
+        case nvidia::CompatChoice::Kind::use:
+            f.status = Status::warn;
+            f.advice = "`cudaenv use` puts " + fsx::to_utf8(choice.libs.dir) + " first on LD_LIBRARY_PATH for this pair. If a "
+                       "program fails with " + nvidia::error_803 + ", the compat libraries do not fit the kernel driver.";
+            break;
+        case nvidia::CompatChoice::Kind::refused:
+            f.status = Status::fail;
+            f.advice = "Update the NVIDIA driver" + (host.floor.empty() ? std::string() : " to " + host.floor + " or newer") +
+                       (choice.error == 804 ? ": forward compatibility is no way out on this GPU." : ".");
+            break;
+        case nvidia::CompatChoice::Kind::unknown:
+            // Too old a driver, and no GPU model known to try forward compatibility on (--gpu names none).
+            f.status = host.fit == nvidia::DriverFit::too_old ? Status::fail : Status::skip;
+            if (f.status == Status::fail)
+                f.advice = "Update the NVIDIA driver" + (host.floor.empty() ? std::string() : " to " + host.floor + " or newer") +
+                           "; forward compatibility works only on data-centre GPUs.";
+            break;
     }
-    f.summary += ", older than the active CUDA " + tk.str();
-    if (!verdicts.empty()) f.summary += "; " + str::join(verdicts, "; ");
-    f.status = any_refused || !any_supported ? Status::fail : Status::warn;
-    f.advice = any_supported && !any_refused
-                   ? "Update the driver, or use NVIDIA's forward compatibility package cuda-compat-" +
-                         std::to_string(tk.major()) + "-" + std::to_string(tk.minor()) +
-                         " (its libcuda first on LD_LIBRARY_PATH). If it fails: " + err_803 + "."
-                   : "Update the NVIDIA driver: forward compatibility is no way out here (" + std::string(err_804) + ").";
     return f;
 }
 

@@ -25,6 +25,9 @@ struct DoctorInput {
     bool windows = false;                    // apply Windows' DLL rules
     std::vector<std::string> system_dirs;    // System32, or the Linux system library folders
     std::chrono::milliseconds python_timeout{std::chrono::seconds(90)};
+    // The driver, as the machine's record has it (gpu/machine: NVML, the
+    // kernel module, nvidia-smi; or --driver): "" unknown.
+    std::string driver, driver_source, driver_cuda;
 };
 
 }  // namespace cudaenv::check

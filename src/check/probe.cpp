@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <cstdlib>
 #include <ostream>
 #include <thread>
@@ -42,10 +43,28 @@ long long unix_ms() {
 }
 
 
+// Of the choices kept for this pair ("<gpu>=<choice>;..."), the one for this GPU.
+std::string choice_for(const std::string& kept, const std::string& gpu) {
+    size_t at = 0;
+    while (at < kept.size()) {
+        auto end = kept.find(';', at);
+        auto item = kept.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (item.starts_with(gpu + "=")) return item.substr(gpu.size() + 1);
+        if (end == std::string::npos) break;
+        at = end + 1;
+    }
+    return {};
+}
+
 // Steps 5 and 6: the convolution in fp32, then fp16 where the GPU has tensor
 // cores, verified and timed.
-void run_convolutions(Probe& p, Watchdog& watchdog) {
-    const auto& opts = p.opts;
+// `host`: the inputs of the fp32 and fp16 convolutions, made while the context was created.
+void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* host) {
+    // The choice an earlier check kept for this GPU (store/conv_choice), by its
+    // compute capability and multiprocessors.
+    const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
+    ProbeOptions opts = p.opts;
+    for (auto& c : opts.conv_choice) c = choice_for(c, gpu_id);
     ConvRequest req{false, p.cc_major, p.cc_minor, p.dnn->version.major()};
     const bool fp16 = p.cc_major >= 7;
     auto ms_since = [](std::chrono::steady_clock::time_point t0) {
@@ -71,9 +90,11 @@ void run_convolutions(Probe& p, Watchdog& watchdog) {
         watchdog.extend(ms);
         return ms;
     };
-    ConvCheck conv32(p.cuda, p.cudnn, opts, req);
+    ConvCheck conv32(p.cuda, p.cudnn, opts, req, host[0].valid() ? std::optional(host[0].get()) : std::nullopt);
     std::optional<ConvCheck> conv16;
-    if (fp16) conv16.emplace(p.cuda, p.cudnn, opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major});
+    if (fp16)
+        conv16.emplace(p.cuda, p.cudnn, opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major},
+                       host[1].valid() ? std::optional(host[1].get()) : std::nullopt);
     {
         std::optional<platform::FileLock> shared;
         if (!opts.gpu_lock.empty()) waited_ms += take(shared, platform::FileLock::Mode::shared);
@@ -88,6 +109,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog) {
     std::optional<platform::FileLock> gpu_token;
     if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
+        r.details["gpu_id"] = gpu_id;
         if (!opts.gpu_lock.empty()) {
             r.details["gpu_wait_ms"] = waited_ms;
             r.details["warm_up_ms"] = warm_ms;
@@ -137,6 +159,12 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
     p.emit(files);
     if (files.status == Status::fail) return 0;
     auto load = step_load(p);
+    // The convolutions' host inputs (CPU work: random data, the CPU reference)
+    // are made on threads of their own while the CUDA context is created.
+    std::future<HostInputs> host[2];
+    if (load.status != Status::fail && p.cuda_ok && p.dnn)
+        for (bool half : {false, true})
+            host[half] = std::async(std::launch::async, [shape = opts.shape, half] { return HostInputs(shape, half); });
     p.emit(load);
     p.emit(step_origins(p));
     if (load.status == Status::fail || !p.cuda_ok) return 0;
@@ -150,7 +178,7 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         p.emit({"conv", Status::skip, "no cuDNN in this pair: the convolution needs cuDNN", "", nlohmann::json::object()});
         return 0;
     }
-    run_convolutions(p, *watchdog);
+    run_convolutions(p, *watchdog, host);
     return 0;
 }
 

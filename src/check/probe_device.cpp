@@ -1,6 +1,6 @@
 // Step 4 of `check`: the driver, the GPU, and whether the pair supports it.
-#include "check/compat.hpp"
-#include "check/driver.hpp"
+#include "nvidia/compat.hpp"
+#include "nvidia/driver_support.hpp"
 #include "check/names.hpp"
 #include "check/probe_steps.hpp"
 #include "platform/nvidia_driver.hpp"
@@ -11,44 +11,47 @@ namespace cudaenv::check {
 
 namespace {
 
-// Whether the driver runs this toolkit's CUDA; a "fail" result when it does not.
+// Whether the driver runs this toolkit's CUDA (nvidia/driver_support decides);
+// a "fail" result when it does not.
 bool driver_runs(Probe& p, StepResult& r, int runtime_version, int driver_cuda, std::vector<std::string>& notes) {
     const auto& tk = *p.tk;
-    const auto& compat = Compat::get();
     auto sysdrv = platform::kernel_driver_version();
     r.details["driver_version"] = sysdrv ? nlohmann::json(*sysdrv) : nlohmann::json(nullptr);
     r.details["driver_cuda"] = driver_cuda ? nlohmann::json(cuda_int_version(driver_cuda)) : nlohmann::json(nullptr);
-    const auto* fam = compat.cuda_family(tk.version.major());
-    const auto* rel = compat.cuda_release(tk.version);
-    std::string floor = fam ? fam->minor_compat_driver(platform::is_windows) : "";
-    std::string ga = rel ? rel->min_driver(platform::is_windows) : "";
+    // The toolkit's release, or the runtime's when the folder does not say (12.6.3 needs more than 12.6.0).
+    const Version cuda = tk.version.parts().size() >= 2 ? tk.version : Version::parse(cuda_int_version(runtime_version)).value_or(tk.version);
     if (driver_cuda == 0) {
+        auto j = nvidia::judge_driver("", cuda, platform::is_windows);
         r.status = Status::fail;
         r.summary = "no NVIDIA driver on this machine (cudaDriverGetVersion = 0): libraries and versions were checked, "
                     "the GPU steps were not run";
-        r.advice = "Install the NVIDIA driver" + (ga.empty() ? std::string() : " (" + ga + " or newer for CUDA " + tk.version.prefix(2).str() + ")") +
+        // The release's own minimum: a driver installed for it should run all of it.
+        const auto& need = j.needs.empty() ? j.floor : j.needs;
+        r.advice = "Install the NVIDIA driver" +
+                   (need.empty() ? std::string() : " (" + need + " or newer for CUDA " + cuda.prefix(2).str() + ")") +
                    " to run the convolution; without a GPU only steps 1-3 can be checked.";
         return false;
     }
-    std::string drv_text = "driver " + (sysdrv ? *sysdrv + " " : std::string()) + "supports CUDA " + cuda_int_version(driver_cuda);
-    if (driver_cuda >= runtime_version) {
-        notes.push_back(drv_text);
-    } else if (driver_cuda / 1000 == runtime_version / 1000) {
-        // Minor-version compatibility: any driver of the major's floor runs a newer minor.
-        r.status = Status::warn;
-        notes.push_back(drv_text + ", older than CUDA " + cuda_int_version(runtime_version) +
-                        ": runs through minor-version compatibility (driver >= " + (floor.empty() ? "?" : floor) +
-                        "), but PTX newer than the driver cannot be JIT-compiled");
-        r.advice = "Update the NVIDIA driver to run every CUDA " + cuda_int_version(runtime_version) + " feature.";
-    } else {
-        r.status = Status::fail;
-        r.summary = drv_text + ", older than this toolkit's CUDA " + cuda_int_version(runtime_version) +
-                    (ga.empty() ? "" : " (needs driver >= " + ga + ")");
-        r.advice = "Update the NVIDIA driver (nvidia-smi's \"CUDA Version\" is the newest CUDA the driver supports), "
-                   "or use an older toolkit.";
-        return false;
+    auto j = nvidia::judge_driver(sysdrv.value_or(""), cuda, platform::is_windows, cuda_int_version(driver_cuda));
+    r.details["driver_fit"] = nvidia::fit_name(j.fit);
+    switch (j.fit) {
+        case nvidia::DriverFit::runs:
+        case nvidia::DriverFit::unknown:
+            notes.push_back(j.why);
+            return true;
+        case nvidia::DriverFit::minor_compat:
+            r.status = Status::warn;
+            notes.push_back(j.why);
+            r.advice = "Update the NVIDIA driver to run every CUDA " + cuda.prefix(2).str() + " feature.";
+            return true;
+        case nvidia::DriverFit::too_old:
+            break;
     }
-    return true;
+    r.status = Status::fail;
+    r.summary = j.why + " (cudaErrorInsufficientDriver)";
+    r.advice = "Update the NVIDIA driver (nvidia-smi's \"CUDA Version\" is the newest CUDA the driver supports), "
+               "or use an older toolkit.";
+    return false;
 }
 
 // Opens GPU 0 and its context, reading its compute capability into `p`; a
@@ -60,6 +63,7 @@ bool open_device(Probe& p, StepResult& r, std::vector<std::string>& notes) {
         r.advice = cuda_error_advice(error);
         return false;
     };
+    if (p.context.valid()) p.context.wait();  // started while the libraries loaded (step 2)
     int count = 0, err = p.cuda.get_device_count(&count);
     r.details["cudaGetDeviceCount"] = {{"status", cuda_error_name(err)}, {"value", count}};
     if (err != 0) return fail("cudaGetDeviceCount failed: " + cuda_error_name(err), err);
@@ -72,6 +76,7 @@ bool open_device(Probe& p, StepResult& r, std::vector<std::string>& notes) {
     if (e1 || e2) return fail("cudaDeviceGetAttribute failed: " + cuda_error_name(e1 ? e1 : e2), e1 ? e1 : e2);
     p.cc_major = mj;
     p.cc_minor = mn;
+    p.sm_count = sms;
     // cudaFree(nullptr) creates the context now (CUDA 11 would at the first
     // allocation), so that it is never inside the convolution's timed phase.
     if (int e = p.cuda.free(nullptr); e != 0) return fail("creating a CUDA context failed: " + cuda_error_name(e), e);
@@ -86,7 +91,7 @@ bool open_device(Probe& p, StepResult& r, std::vector<std::string>& notes) {
 // What the support matrices say of this GPU: a confirmed row's refusal goes to
 // `fails`, an unconfirmed one's to `notes` (and warns).
 void judge_architecture(Probe& p, StepResult& r, std::vector<std::string>& notes, std::vector<std::string>& fails) {
-    const auto& compat = Compat::get();
+    const auto& compat = nvidia::Compat::get();
     const Version cc({p.cc_major, p.cc_minor});
     const auto* fam = compat.cuda_family(p.tk->version.major());
     if (fam && !fam->cc_min.empty() && cc < fam->cc_min) {

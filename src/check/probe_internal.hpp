@@ -2,6 +2,8 @@
 #include <memory>
 // Shared between the probe's steps (probe.cpp) and its convolution (conv.cpp).
 #include <functional>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "check/api.hpp"
@@ -48,6 +50,21 @@ struct ConvRequest {
     int cudnn_major = 0;
 };
 
+struct ReferenceSample;  // check/conv_support.hpp
+
+// What a convolution needs on the host (conv.cpp): inputs, the CPU reference
+// at the sampled outputs, the NaN fill. CPU work only, so it is made while the
+// CUDA context is created.
+struct HostInputs {
+    HostInputs(const ConvShape& of, bool in_half);
+    ConvShape shape;
+    bool half = false;
+    std::vector<float> x, w;                // as the GPU sees them (rounded to half for fp16)
+    std::vector<unsigned short> x16, w16;   // fp16 only
+    std::shared_ptr<const ReferenceSample> reference;
+    std::vector<unsigned char> nan;
+};
+
 // One convolution step (conv or conv_fp16) in two phases, so that pairs
 // checked at once can share a GPU: prepare() (the inputs on the GPU, the
 // legacy descriptors, the graph's plans and, with `warm`, one untimed run of
@@ -56,7 +73,8 @@ struct ConvRequest {
 // throws: a failure is measure()'s result.
 class ConvCheck {
 public:
-    ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req);
+    ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req,
+              std::optional<HostInputs> host = std::nullopt);
     ConvCheck(const ConvCheck&) = delete;
     ConvCheck& operator=(const ConvCheck&) = delete;
     ~ConvCheck();

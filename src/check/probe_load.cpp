@@ -18,14 +18,17 @@ bool resolve(const platform::DynLib& lib, F& fn, const char* name, std::vector<s
     return fn != nullptr;
 }
 
-// Loads each required library found in step 1 (not the toolkit's others),
-// keeping cudart and cuDNN's front library; `loads` says how each went.
-void load_libraries(Probe& p, nlohmann::json& loads, std::vector<std::string>& failed, std::string& first_error) {
+// Loads each required library found in step 1 (not the toolkit's others):
+// the runtime alone (`runtime`), or all the others; keeping cudart and
+// cuDNN's front library; `loads` says how each went.
+void load_libraries(Probe& p, bool runtime, nlohmann::json& loads, std::vector<std::string>& failed,
+                    std::string& first_error) {
     // cuDNN's DLLs import the toolkit's (cublas64_*.dll, cublasLt64_*.dll),
     // which sit in the toolkit's bin\, not beside them.
-    for (const auto& d : p.tk->bin_dirs) platform::add_library_search_dir(d);
+    if (runtime)
+        for (const auto& d : p.tk->bin_dirs) platform::add_library_search_dir(d);
     for (const auto& f : p.files) {
-        if (f.path.empty() || f.group == "toolkit") continue;
+        if (f.path.empty() || f.group == "toolkit" || (f.group == "cudart") != runtime) continue;
         std::string error;
         auto lib = platform::DynLib::open(f.path, error);
         loads.push_back({{"name", f.name}, {"path", fsx::to_utf8(f.path)}, {"loaded", lib.loaded()},
@@ -93,11 +96,17 @@ StepResult step_load(Probe& p) {
     auto loads = nlohmann::json::array();
     std::vector<std::string> failed;
     std::string first_error;
-    load_libraries(p, loads, failed, first_error);
-    r.details["libraries"] = loads;
-
     std::vector<std::string> missing_cuda, missing_cudnn;
+    // The runtime first: GPU 0's context is created (the slowest part of a
+    // check's start) while cuDNN's libraries load.
+    load_libraries(p, true, loads, failed, first_error);
     if (p.cudart.loaded()) resolve_cudart(p, r, missing_cuda);
+    if (p.cuda_ok)
+        p.context = std::async(std::launch::async, [cuda = p.cuda] {
+            if (cuda.set_device(0) == 0) cuda.free(nullptr);  // an error is step 4's to report, asked again there
+        });
+    load_libraries(p, false, loads, failed, first_error);
+    r.details["libraries"] = loads;
     if (p.cudnn_shim.loaded()) resolve_cudnn(p, r, missing_cudnn);
     r.details["missing_symbols"] = {{"cudart", missing_cuda}, {"cudnn", missing_cudnn}};
     if (!failed.empty()) {

@@ -32,6 +32,10 @@ struct ProbeOptions {
     // With gpu_lock: the child ends itself (exit status probe_timeout_status)
     // once its own work, not counting the wait for the lock, passes this.
     double timeout_s = 0;
+    // The convolution path an earlier check chose for this pair and GPU, per
+    // data type (0 fp32, 1 fp16): "graph:62", "legacy:1", "" none. Timed
+    // again as it is (no autotuning), unless it no longer runs.
+    std::string conv_choice[2];
 };
 
 // The exit status of a child that ran out of its own time (see timeout_s).

@@ -1,7 +1,9 @@
 #pragma once
 // What the probe's steps share (check/probe_*.cpp): the state one probe run
 // builds up step by step, and the steps. Internal to the probe.
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -37,8 +39,17 @@ struct Probe {
     CudnnFns cudnn;
     bool cuda_ok = false, cudnn_ok = false;
     int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;  // GPU 0's multiprocessors: with the compute capability, which GPU a kept choice is for
+    // GPU 0's CUDA context, created as soon as the runtime is loaded, while
+    // cuDNN's libraries load (step_load); waited for before the GPU is used.
+    std::future<void> context{};
 
-    void emit(const StepResult& r) {
+    // When the probe started: each step says when it ended (details.at_ms), so a
+    // check's time can be seen step by step (docs/gpu-results.md).
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+    void emit(StepResult r) {
+        r.details["at_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
         out << probe_marker << r.to_json().dump() << "\n";
         out.flush();
     }

@@ -1,6 +1,6 @@
 // Step 3 of `check`: what the loaded libraries say of their versions, against
 // the folders' files and the support matrix.
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
 #include "check/names.hpp"
 #include "check/probe_steps.hpp"
 #include "util/strings.hpp"
@@ -66,7 +66,7 @@ StepResult step_versions(Probe& p, int& runtime_version, int& driver_version) {
             notes.push_back("built with CUDA " + cuda_int_version(static_cast<int>(cv)));
         }
         bool unconfirmed = false;
-        auto conflict = Compat::get().pair_conflict(tk.version, c.version, &unconfirmed);
+        auto conflict = nvidia::Compat::get().pair_conflict(tk.version, c.version, &unconfirmed);
         r.details["support_matrix"] = conflict.empty() ? nlohmann::json("fits") : nlohmann::json(conflict);
         if (!conflict.empty()) {
             if (unconfirmed) {

@@ -15,6 +15,8 @@
 #include "platform/install_dirs.hpp"
 #include "platform/lock.hpp"
 #include "store/checks.hpp"
+#include "store/conv_choice.hpp"
+#include "gpu/pair_code.hpp"
 #include "store/detect_cache.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
@@ -123,6 +125,27 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
 
 namespace {
 
+// What a kept convolution choice is filed under (store/conv_choice): the
+// pair's folders, the shape and the data type; the value lists it per GPU.
+std::string choice_key(const Pair& pair, const RunOptions& opts, bool half) {
+    return fsx::to_utf8(pair.toolkit.path) + "\n" + (pair.cudnn ? fsx::to_utf8(pair.cudnn->path) + "\n" + pair.cudnn->variant : "-") +
+           "\n" + (opts.shape ? opts.shape->str() : ConvShape{}.str()) + (half ? "\nfp16" : "\nfp32");
+}
+
+// "<gpu>=<choice>;..." with `gpu`'s entry put first and replaced by `choice`.
+std::string with_choice(const std::string& list, const std::string& gpu, const std::string& choice) {
+    std::string out = gpu + "=" + choice;
+    size_t at = 0;
+    while (at < list.size()) {
+        auto end = list.find(';', at);
+        auto item = list.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (!item.empty() && !item.starts_with(gpu + "=")) out += ";" + item;
+        if (end == std::string::npos) break;
+        at = end + 1;
+    }
+    return out;
+}
+
 // A child ready to start: its command line and environment, or the result
 // when the pair could not even be planned.
 struct ChildRun {
@@ -135,7 +158,7 @@ struct ChildRun {
 
 // Reads the store (not thread-safe): done for every pair before any child starts.
 ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, const RunOptions& opts,
-                       const std::filesystem::path& program) {
+                       const std::filesystem::path& program, const ConvChoices& choices) {
     ChildRun run;
     run.spec = spec;
     std::vector<std::string> argv = {fsx::to_utf8(program), "__probe", "--toolkit", fsx::to_utf8(pair.toolkit.path)};
@@ -149,6 +172,10 @@ ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, 
                                                 "x" + std::to_string(s.w) + "x" + std::to_string(s.k)});
     }
     argv.insert(argv.end(), {"--runs", std::to_string(opts.runs)});
+    // The convolution path chosen by an earlier check, per GPU: timed again as it is.
+    for (bool half : {false, true})
+        if (auto kept = choices.get(choice_key(pair, opts, half)); !kept.empty())
+            argv.insert(argv.end(), {half ? "--conv-choice-fp16" : "--conv-choice", kept});
     // With others at once, the child keeps its own timeout (its wait for the
     // GPU lock not counted); the parent's limit is only the backstop for a
     // child that cannot keep it.
@@ -170,6 +197,8 @@ ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, 
         }
         auto plan = plan_activation(store, pair, spec, [](const std::string& n) { return platform::get_env(n); },
                                     native_path_style());
+        // A driver too old for the pair: the cuda-compat libraries first, where forward compatibility runs it.
+        if (plan.folders) gpu::apply_forward_compat(store.root(), *plan.folders, plan.diff);
         env = plan.applied_to(std::move(env), native_path_style());
     } catch (const std::exception& e) {
         PairResult r;
@@ -215,6 +244,28 @@ PairResult run_child(const Pair& pair, const ChildRun& run, const RunOptions& op
     return r;
 }
 
+// Keeps each convolution's chosen path for the next check of the pair on this GPU.
+void keep_choices(Store& store, const std::vector<Pair>& pairs, const RunOptions& opts,
+                  const std::vector<PairResult>& results) {
+    try {
+        auto lock = store.lock();  // checks of other pairs at once must not drop each other's choices
+        ConvChoices choices(store.conv_choice_file());
+        for (size_t i = 0; i < pairs.size() && i < results.size(); ++i)
+            for (bool half : {false, true}) {
+                const auto* s = results[i].step(half ? "conv_fp16" : "conv");
+                if (!s || (s->status != Status::ok && s->status != Status::warn)) continue;
+                auto choice = s->details.value("choice", std::string());
+                auto gpu = s->details.value("gpu_id", std::string());
+                if (choice.empty() || gpu.empty()) continue;
+                const auto key = choice_key(pairs[i], opts, half);
+                choices.set(key, with_choice(choices.get(key), gpu, choice));
+            }
+        choices.save();
+    } catch (const std::exception&) {
+        // a store this user cannot write (the system store) keeps no choice: the next check chooses again
+    }
+}
+
 // The specs `list` shows for `pairs`: unique among all of the store's pairs.
 std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& store) {
     auto all = all_pairs(store);
@@ -242,9 +293,11 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     if constexpr (platform::is_windows) max_parallel = 1;
     const auto specs = shown_specs(pairs, store);
     const auto program = probe_program();
+    const ConvChoices choices(store.conv_choice_file());
     if (pairs.size() <= 1 || max_parallel <= 1) {
         for (size_t i = 0; i < pairs.size(); ++i)
-            results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts, program), opts);
+            results[i] = run_child(pairs[i], prepare_child(pairs[i], specs[i], store, opts, program, choices), opts);
+        keep_choices(store, pairs, opts, results);
         return results;
     }
     RunOptions shared = opts;
@@ -253,7 +306,8 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;
-    for (size_t i = 0; i < pairs.size(); ++i) runs.push_back(prepare_child(pairs[i], specs[i], store, shared, program));
+    for (size_t i = 0; i < pairs.size(); ++i)
+        runs.push_back(prepare_child(pairs[i], specs[i], store, shared, program, choices));
     std::atomic<size_t> next{0};
     std::vector<std::thread> workers;
     const size_t n = std::min(pairs.size(), static_cast<size_t>(max_parallel));
@@ -262,6 +316,7 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
             for (size_t i; (i = next++) < pairs.size();) results[i] = run_child(pairs[i], runs[i], shared);
         });
     for (auto& t : workers) t.join();
+    keep_choices(store, pairs, opts, results);
     return results;
 }
 

@@ -27,12 +27,14 @@ struct RunOptions {
 // Throws a clear error when it is missing.
 std::filesystem::path probe_program();
 
-// Checks pairs in children that run at once (at most max_parallel): their
-// libraries load and their contexts start side by side, while a lock file
-// lets only one at a time time its convolutions, so each pair's timings are
-// what it gets alone. Results in the order of `pairs`.
+// Checks pairs in children that all start at once (at most max_parallel):
+// their libraries load and their contexts start side by side, while a lock
+// file lets only one at a time time its convolutions, so each pair's timings
+// are what it gets alone. Each convolution's chosen path is kept per pair and
+// GPU (store/conv_choice) and timed again as it is by the next check. Results
+// in the order of `pairs`.
 std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
-                                    int max_parallel = 4);
+                                    int max_parallel = 16);
 
 // Builds a result from what a child printed and how it ended (exposed for tests).
 PairResult assemble(const std::string& spec, const std::string& child_out, const std::string& child_err,

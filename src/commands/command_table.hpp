@@ -86,7 +86,7 @@ void register_export(CLI::App* cmd, Context& ctx);
 void register_kernel(CLI::App* cmd, Context& ctx);
 void register_trace(CLI::App* cmd, Context& ctx);
 void register_inspect(CLI::App* cmd, Context& ctx);
-// `__gpus`, the machine's GPUs and driver: only the cudaenv-probe program (check/probe_gpus).
+// `__gpus`, the machine's GPUs and driver: only the cudaenv-probe program (nvidia/probe_gpus).
 void register_probe_gpus(CLI::App* cmd, Context& ctx);
 // `__environ FILE`, this process's environment as records: only cudaenv-probe (store/msvc, `use --msvc`).
 void register_probe_environ(CLI::App* cmd, Context& ctx);

@@ -39,8 +39,13 @@ void run_doctor_cmd(Context& ctx, bool json, const gpu::Overrides& overrides) {
     } catch (const Error& e) {
         in.active_error = e.what();
     }
+    // The driver from the machine's record (asked once per boot, or --driver), not nvidia-smi again.
+    const auto machine = machine_for(ctx, overrides, gpu::Probe::allowed, json);
+    in.driver = machine.driver;
+    in.driver_source = machine.driver_source;
+    in.driver_cuda = machine.driver_cuda;
     auto findings = check::run_doctor(in);
-    for (auto& f : check::gpu_findings(in, machine_for(ctx, overrides, gpu::Probe::allowed, json), ctx.store().root()))
+    for (auto& f : check::gpu_findings(in, machine, ctx.store().root()))
         findings.push_back(std::move(f));
     if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
     if (platform::is_windows) {

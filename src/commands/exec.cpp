@@ -17,7 +17,7 @@ void run_exec(Context& ctx, const std::string& spec, std::vector<std::string> co
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw UsageError("no command to run", "cudaenv exec 12.4 -- nvcc --version");
     auto plan = ctx.plan_for(spec);
-    gpu::warn_if_cannot_run(ctx.store().root(), plan.folders);
+    gpu::warn_if_cannot_run(ctx.store().root(), plan.folders, &plan.diff);
     auto env = plan.applied_to(platform::environment(), native_path_style());
     ctx.exit_code = platform::exec_command(command, env);
 }

@@ -27,8 +27,8 @@ void run_hook_env(Context& ctx) {
     if (auto file = find_version_file(ctx.cwd())) {
         try {
             auto plan = ctx.plan_for(file->spec.str(), ctx.msvc_auto());
+            gpu::warn_if_cannot_run(ctx.store().root(), plan.folders, &plan.diff);
             diff = plan.diff;
-            gpu::warn_if_cannot_run(ctx.store().root(), plan.folders);
         } catch (const Error& e) {
             throw Error(std::string(e.what()) + " (set by " + fsx::to_utf8(file->path) + ")", e.hint());
         }

@@ -45,6 +45,7 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
         DetectionCache folders(ctx.store());
         in = gpu::inspect_pair(detect_pair(pair, folders), row->spec, cache, machine);
     }
+    if (in.problems) ctx.exit_code = 1;  // the report is whole either way
     if (a.json) {
         auto j = gpu::inspection_json(in, machine);
         if (row) j["row"] = view::row_json(*row, nullptr);
@@ -56,7 +57,6 @@ void run_inspect(Context& ctx, const InspectArgs& a) {
     for (const auto& cells : gpu::inspection_rows(in, machine)) t.add(cells);
     std::cout << t.str();
     for (const auto& line : gpu::inspection_footer(in, machine)) std::cout << line << "\n";
-    if (in.problems) ctx.exit_code = 1;
 }
 
 }  // namespace

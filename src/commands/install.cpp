@@ -58,8 +58,16 @@ void run_install(Context& ctx, const InstallArgs& args) {
         if (!args.targets.empty() || args.list)
             throw UsageError(std::string(flag) + " installs the project's cudaenv.lock: give no spec");
         auto mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), store.config().mirror, "");
-        auto mode = args.locked ? install::SyncOptions::Mode::locked : install::SyncOptions::Mode::frozen;
-        install::SyncOptions so{mode, opts.quiet, args.dry_run, opts.connections, mirror};
+        install::SyncOptions so;
+        so.mode = args.locked ? install::SyncOptions::Mode::locked : install::SyncOptions::Mode::frozen;
+        so.quiet = opts.quiet;
+        so.dry_run = args.dry_run;
+        so.connections = opts.connections;
+        so.mirror = mirror;
+        // Judged as `sync` judges: the lock's pair and its [requires].
+        auto machine = lazy_machine(ctx, args.gpu);
+        so.runs_here = runs_here_for(machine, args.force);
+        so.lock_runs_here = lock_judge_for(machine, args.force);
         if (install::sync_project(store, ctx.cwd(), so, std::cout)) update_shims(ctx);
         return;
     }
@@ -107,12 +115,9 @@ void run_install(Context& ctx, const InstallArgs& args) {
     }
     if (!args.sha256.empty()) throw UsageError("--sha256 is for a local archive; a mirror's manifest has the hashes");
     // Only releases that run on this machine's GPUs (or --gpu's), decided before any download.
-    auto machine = std::make_shared<gpu::Machine>(machine_for(ctx, args.gpu, gpu::Probe::allowed));
-    if (machine->known())
-        opts.runs_here = [machine, force = args.force](const std::string& product, std::vector<Version>& rs,
-                                                       const Version& wanted) {
-            gpu::keep_releases_that_run(product, rs, wanted, *machine, force, std::cerr);
-        };
+    auto machine = lazy_machine(ctx, args.gpu);
+    machine();  // asked now, before anything is planned (and says so when an override is in force)
+    opts.runs_here = runs_here_for(machine, args.force);
     for (const auto& spec : specs) {
         if (spec.cudnn_kind == Spec::Cudnn::version && spec.cudnn.empty())
             throw UsageError("give a cuDNN version after '+'", "cudaenv install 11.8+8.9.7");

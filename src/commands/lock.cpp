@@ -5,6 +5,7 @@
 
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
+#include "commands/gpu_options.hpp"
 #include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "install/locking.hpp"
@@ -23,6 +24,8 @@ struct LockArgs {
     bool platforms_given = false;
     std::string mirror;
     std::vector<std::string> stray;  // words after `lock`: it takes no spec
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_lock(Context& ctx, const LockArgs& args) {
@@ -41,6 +44,7 @@ void run_lock(Context& ctx, const LockArgs& args) {
         throw UsageError(fsx::to_utf8(vf->path) + " says 'system', which is no pair to lock",
                          "pin a pair: `cudaenv local 12.6+9.8`");
     auto file = lock_path_for(vf->path);
+    auto machine = lazy_machine(ctx, args.gpu);
     LockFile lock;
     if (install::names_adopted(vf->spec)) {
         const std::vector<std::string> here{install::host_platform()};
@@ -56,8 +60,10 @@ void run_lock(Context& ctx, const LockArgs& args) {
                                               : install::kept_platforms(install::existing_lock(file));
         install::Catalog catalog(
             install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror));
-        lock = install::lock_from_mirror(catalog, vf->spec, platforms);
+        // The same judgement install makes (gpu/pair_code), before anything is written.
+        lock = install::lock_from_mirror(catalog, vf->spec, platforms, runs_here_for(machine, args.force));
         lock.mirror = lock_mirror_text(lock.mirror, ctx.cwd(), file);
+        print_judged(lock, machine(), std::cerr);
     }
     bool written = install::write_lock(lock, file);
     uint64_t bytes = 0;
@@ -78,6 +84,8 @@ void register_lock(CLI::App* cmd, Context& ctx) {
                     "Mirror folder or http(s) URL to resolve on (default: $CUDAENV_MIRROR, config.toml `mirror`, "
                     "else NVIDIA's)");
     cmd->add_option("spec", args->stray)->group("");  // refused with the reason, not CLI11's "not expected"
+    add_gpu_options(cmd, args->gpu);
+    add_force_option(cmd, args->force);
     cmd->callback([&ctx, args, platforms] {
         args->platforms_given = platforms->count() > 0;
         run_lock(ctx, *args);

@@ -6,6 +6,7 @@
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/download_options.hpp"
+#include "commands/gpu_options.hpp"
 #include "install/fetch.hpp"
 #include "install/locking.hpp"
 #include "install/mirror.hpp"
@@ -22,6 +23,8 @@ struct MirrorArgs {
     std::vector<std::string> specs;
     std::string lock, platforms, source;
     DownloadOptions download;
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_create(Context& ctx, const MirrorArgs& args) {
@@ -34,6 +37,9 @@ void run_create(Context& ctx, const MirrorArgs& args) {
                                          args.lock.empty() ? install::kDefaultMirror : "");
     opts.quiet = args.download.quiet;
     opts.connections = install::choose_connections(args.download.connections);
+    auto machine = lazy_machine(ctx, args.gpu);
+    opts.runs_here = runs_here_for(machine, args.force);
+    opts.lock_runs_here = lock_judge_for(machine, args.force);
     auto dir = fsx::absolute_normal(fsx::from_utf8(args.dir));
     install::create_mirror(dir, opts, std::cout);
     std::cerr << "hint: install from it with --mirror " << fsx::to_utf8(dir) << ", or put `mirror = \""
@@ -55,6 +61,8 @@ void register_mirror(CLI::App* cmd, Context& ctx) {
     create->add_option("--mirror", args->source,
                        "Where to copy from (default: $CUDAENV_MIRROR, config.toml `mirror`, the lock's, else NVIDIA's)");
     add_download_options(create, args->download);
+    add_gpu_options(create, args->gpu);
+    add_force_option(create, args->force);
     create->callback([&ctx, args] { run_create(ctx, *args); });
     auto* verify = cmd->add_subcommand("verify", "Check every archive in a mirror folder against its manifest");
     verify->add_option("dir", args->dir, "The mirror folder")->required();

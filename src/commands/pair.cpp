@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "store/system_store.hpp"
@@ -49,7 +49,7 @@ void run_pair(Context& ctx, const std::string& cuda_text, const std::string& cud
         std::cerr << "cudaenv: warning: cuDNN " << chosen->version.str() << " is built for CUDA "
                   << (chosen->cuda_major ? std::to_string(chosen->cuda_major) : std::string("(unknown)"))
                   << ", the toolkit is CUDA " << toolkit.version.str() << "; libraries may fail to load\n";
-    else if (auto conflict = check::Compat::get().pair_conflict(toolkit.version, chosen->version); !conflict.empty())
+    else if (auto conflict = nvidia::Compat::get().pair_conflict(toolkit.version, chosen->version); !conflict.empty())
         std::cerr << "cudaenv: warning: " << conflict << "\n";
     pins[toolkit.version.str()] = chosen->version.str();
     store.save_config();

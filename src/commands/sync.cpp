@@ -7,6 +7,7 @@
 #include "commands/command_table.hpp"
 #include "commands/context.hpp"
 #include "commands/download_options.hpp"
+#include "commands/gpu_options.hpp"
 #include "commands/update_shims.hpp"
 #include "install/fetch.hpp"
 #include "install/mirror.hpp"
@@ -22,6 +23,8 @@ struct SyncArgs {
     bool locked = false, frozen = false, dry_run = false, store_only = false, print_pair = false;
     DownloadOptions download;
     std::string mirror;
+    gpu::Overrides gpu;
+    bool force = false;
 };
 
 void run_sync(Context& ctx, const SyncArgs& args) {
@@ -42,6 +45,10 @@ void run_sync(Context& ctx, const SyncArgs& args) {
     opts.connections = install::choose_connections(args.download.connections);
     // "" = the lock's own mirror; the hashes in the lock make any mirror safe.
     opts.mirror = install::choose_mirror(args.mirror, platform::get_env("CUDAENV_MIRROR"), ctx.store().config().mirror, "");
+    // Judged as install judges, and the lock's [requires] too, only when there is something to install.
+    auto machine = lazy_machine(ctx, args.gpu);
+    opts.runs_here = runs_here_for(machine, args.force);
+    opts.lock_runs_here = lock_judge_for(machine, args.force);
     // --print-pair: stdout holds the pair alone, for a script; the report goes to stderr.
     if (install::sync_project(ctx.store(), ctx.cwd(), opts, args.print_pair ? std::cerr : std::cout)) update_shims(ctx);
     if (args.print_pair) std::cout << install::locked_pair(ctx.cwd(), opts.mode) << "\n";
@@ -61,6 +68,8 @@ void register_sync(CLI::App* cmd, Context& ctx) {
                   "With --frozen or --locked: change only the store, write no .cudaenv (a CI checkout stays clean)");
     cmd->add_flag("--print-pair", args->print_pair, "Print only the locked pair on stdout (the report on stderr)");
     add_download_options(cmd, args->download);
+    add_gpu_options(cmd, args->gpu);
+    add_force_option(cmd, args->force);
     cmd->callback([&ctx, args] { run_sync(ctx, *args); });
 }
 

@@ -41,7 +41,7 @@ void run_use(Context& ctx, const std::string& spec, bool msvc) {
     for (const auto& line : plan.choice) std::cerr << "cudaenv: " << line << "\n";
     warn_stale_builds(ctx, plan);
     for (const auto& note : plan.notes) std::cerr << "cudaenv: " << note << "\n";
-    gpu::warn_if_cannot_run(ctx.store().root(), plan.folders);
+    gpu::warn_if_cannot_run(ctx.store().root(), plan.folders, &plan.diff);
     std::cout << render(*shell, plan.diff);
 }
 

@@ -232,6 +232,25 @@ std::vector<std::string> known_roots(const std::vector<fs::path>& own_dirs, cons
     return roots;
 }
 
+void put_first(EnvDiff& diff, const std::string& var, const std::string& dir, PathStyle style) {
+    auto it = std::find_if(diff.edits.begin(), diff.edits.end(),
+                           [&](const EnvEdit& e) { return e.name == var && e.op == EnvOp::prepend; });
+    if (it == diff.edits.end()) return;
+    auto entries = it->value ? split_path_list(*it->value, style) : std::vector<std::string>{};
+    std::erase(entries, dir);
+    entries.insert(entries.begin(), dir);
+    it->value = join_path_list(entries, style);
+    std::erase(it->prepended, dir);
+    it->prepended.insert(it->prepended.begin(), dir);
+    it->changed = true;
+    // The value cudaenv last set, which deactivate compares with.
+    for (auto& e : diff.edits)
+        if (e.op == EnvOp::state && e.name == set_name(var)) {
+            e.value = it->value;
+            e.changed = true;
+        }
+}
+
 bool set_by_cudaenv(const EnvReader& env, const std::string& name) {
     auto value = env(name);
     return value && valid_env_name(name) && env(set_name(name)) == value;

@@ -76,6 +76,13 @@ bool valid_env_name(std::string_view n);
 EnvDiff plan_use(const std::optional<PairEnv>& pair, const std::string& spec, const EnvReader& env,
                                 const OwnedEntry& owned, PathStyle style);
 
+// Puts `dir` first on the list `var` (LD_LIBRARY_PATH) of a pair's activation
+// planned by plan_use, as one more folder the pair puts first, with the
+// record `deactivate` restores from kept in step: forward compatibility's
+// cuda-compat libraries (gpu/pair_code decides when). Nothing when the plan
+// does not prepend to `var`.
+void put_first(EnvDiff& diff, const std::string& var, const std::string& dir, PathStyle style);
+
 // True when `name` holds the value `use` last set in this session, so not a
 // value of the user's (doctor and check say whose a NVCC_CCBIN is).
 bool set_by_cudaenv(const EnvReader& env, const std::string& name);

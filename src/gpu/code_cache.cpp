@@ -1,5 +1,6 @@
 #include "gpu/code_cache.hpp"
 
+#include <charconv>
 #include <stdexcept>
 
 #include "store/stamps.hpp"
@@ -15,20 +16,22 @@ namespace {
 // The first line; another (an older format, or answers of an older reader:
 // 3 reads fatbins the linker aligned further apart, and those in data
 // sections; 4 looks into cubins for code; 5 searches a section that only
-// starts with a fatbin as data) is no cache. Then records:
+// starts with a fatbin as data; 6 names architectures from the cubin's own
+// header, with "f" and unknown encodings) is no cache. Then records:
 //   "file\n<path>", stamp, format, problem, fatbins, compressed, ptx_isa,
-//       #sass, (sm, specific, count)..., #ptx, (sm, specific, count)...,
-//       #kernel_less, (sm, specific, count)...,
+//       #sass, (sm, variant, count)..., #ptx, (sm, variant, count)...,
+//       #kernel_less, (sm, variant, count)...,
 //       then the same counts of the part found in data sections: fatbins, #sass..., #ptx..., #kernel_less...
 //   "dirs\n<id>", #dirs, (dir, stamp)..., #files, file...
 //   "table\n<key>", runs (0 native, 1 JIT, 2 no, 3 no row), why, source, unconfirmed
-constexpr std::string_view code_cache_header = "cudaenv gpu code cache 5\n";
+constexpr std::string_view code_cache_header = "cudaenv gpu code cache 6\n";
 
 void put_archs(std::vector<std::string>& out, const std::map<Arch, int>& m) {
     out.push_back(std::to_string(m.size()));
     for (const auto& [a, n] : m) {
-        out.push_back(std::to_string(a.sm));
-        out.push_back(a.specific ? "1" : "0");
+        // The variant: 0 plain, 1 "a", 2 "f", u an encoding not known (its raw value in place of sm).
+        out.push_back(std::to_string(a.unknown ? a.raw : static_cast<uint64_t>(a.sm)));
+        out.push_back(a.unknown ? "u" : a.specific ? "1" : a.family ? "2" : "0");
         out.push_back(std::to_string(n));
     }
 }
@@ -39,8 +42,19 @@ std::map<Arch, int> take_archs(records::Fields& f) {
     std::map<Arch, int> out;
     for (long long i = 0; i < n; ++i) {
         Arch a;
-        a.sm = static_cast<int>(f.number());
-        a.specific = f.next() == "1";
+        auto value = f.next();
+        auto variant = f.next();
+        uint64_t v = 0;
+        if (std::from_chars(value.data(), value.data() + value.size(), v).ptr != value.data() + value.size())
+            throw std::out_of_range("record: bad architecture");
+        if (variant == "u") {
+            a = Arch::unknown_value(v);
+        } else {
+            if (v > 999) throw std::out_of_range("record: bad architecture");
+            a.sm = static_cast<int>(v);
+            a.specific = variant == "1";
+            a.family = variant == "2";
+        }
         out[a] = static_cast<int>(f.number());
     }
     return out;

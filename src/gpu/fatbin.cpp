@@ -35,8 +35,41 @@ struct EntryHeader {
 static_assert(sizeof(EntryHeader) == 64);
 
 constexpr uint16_t kind_ptx = 1, kind_elf = 2;
-constexpr uint64_t flag_lz4 = 0x2000, flag_zstd = 0x8000, flag_arch_specific = 0x100000;
+constexpr uint64_t flag_lz4 = 0x2000, flag_zstd = 0x8000, flag_arch_specific = 0x100000, flag_family = 0x200000;
+// Set on every entry of CUDA 13.0's libraries whose cubin is of ELF ABI 8
+// (cuobjdump 13.0 names them by their architecture number alone).
+constexpr uint64_t flag_abi8 = 0x1000000;
+// The entry flags that may say something of the architecture: bits 16 and up.
+// Known there: 0x100000 ("a"), 0x200000 ("f": CUDA 13.0's cuBLASLt has 1,133
+// such sm_100 and sm_120 entries, which cuobjdump lists as plain sm_100 and
+// sm_120, as it names family-specific code) and 0x1000000; another set there
+// makes the entry's architecture unknown rather than wrongly plain.
+constexpr uint64_t flags_of_arch = ~0xFFFFull, flags_known_arch = flag_arch_specific | flag_family | flag_abi8;
 constexpr uint32_t max_header = 4096;
+
+// The entry's architecture from its header, then from the payload itself where
+// it can be read without decompressing: a cubin's ELF header, a PTX's .target.
+Arch entry_arch(BinaryFile& f, const EntryHeader& e, uint64_t payload_at, bool compressed) {
+    if ((e.flags & flags_of_arch & ~flags_known_arch) != 0) return Arch::unknown_value(e.flags);
+    if (!Arch::known_sm(static_cast<int>(e.arch))) return Arch::unknown_value(e.arch);
+    Arch arch{static_cast<int>(e.arch), (e.flags & flag_arch_specific) != 0};
+    arch.family = !arch.specific && (e.flags & flag_family) != 0;
+    if (compressed) return arch;
+    if (e.kind == kind_elf && e.payload_size >= 64) {
+        char head[64];
+        if (f.read(payload_at, head, sizeof head))
+            if (auto own = cubin_arch(std::string_view(head, sizeof head))) {
+                // The cubin's header has no "f": the entry's flag keeps it.
+                own->family = !own->unknown && !own->specific && arch.family;
+                return *own;
+            }
+    } else if (e.kind == kind_ptx) {
+        std::string text(static_cast<size_t>(std::min<uint64_t>(e.payload_size, 4096)), '\0');
+        if (!text.empty() && f.read(payload_at, text.data(), text.size()))
+            if (auto own = ptx_target(text)) return *own;
+    }
+    return arch;
+}
 
 std::string hex(uint64_t v) {
     char buf[24];
@@ -74,8 +107,8 @@ std::string read_entries(BinaryFile& f, uint64_t at, uint64_t end, Code& code) {
         for (const auto& [a, n] : code.sass) total += n;
         for (const auto& [a, n] : code.ptx) total += n;
         if (total >= max_entries) return "more than " + std::to_string(max_entries) + " fatbin entries: not read further";
-        Arch arch{static_cast<int>(e.arch), (e.flags & flag_arch_specific) != 0};
         const bool compressed = (e.flags & (flag_lz4 | flag_zstd)) != 0;
+        const Arch arch = entry_arch(f, e, at + e.header_size, compressed);
         if (e.kind == kind_elf) {
             ++code.sass[arch];
             // An uncompressed cubin's section names say whether it has code; a few
@@ -103,8 +136,71 @@ std::map<Arch, int> Code::sass_with_kernels() const {
     return out;
 }
 
-std::string Arch::sass_name() const { return "sm_" + std::to_string(sm) + (specific ? "a" : ""); }
-std::string Arch::ptx_name() const { return "compute_" + std::to_string(sm) + (specific ? "a" : ""); }
+std::string Arch::sass_name() const {
+    if (unknown) return "unknown (" + hex(raw) + ")";
+    return "sm_" + std::to_string(sm) + (specific ? "a" : family ? "f" : "");
+}
+std::string Arch::ptx_name() const {
+    if (unknown) return "unknown (" + hex(raw) + ")";
+    return "compute_" + std::to_string(sm) + (specific ? "a" : family ? "f" : "");
+}
+
+bool Arch::known_sm(int sm) {
+    // NVIDIA's real architectures, Fermi to Blackwell (CUDA C++ Programming
+    // Guide, "Compute Capabilities"; CUDA 13.0 renamed sm_101 sm_110).
+    static constexpr int known[] = {20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75,
+                                    80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
+    return std::find(std::begin(known), std::end(known), sm) != std::end(known);
+}
+
+std::optional<Arch> cubin_arch(std::string_view h) {
+    constexpr uint16_t em_cuda = 190;
+    if (h.size() < 64 || h.substr(0, 4) != "\x7f" "ELF" || h[4] != 2 /* ELFCLASS64 */) return std::nullopt;
+    uint16_t machine = 0;
+    uint32_t flags = 0;
+    std::memcpy(&machine, h.data() + 18, sizeof machine);
+    if (machine != em_cuda) return std::nullopt;
+    std::memcpy(&flags, h.data() + 48, sizeof flags);
+    const auto abi = static_cast<unsigned char>(h[8]);
+    int sm = 0;
+    bool a = false;
+    if (abi <= 7) {
+        // EF_CUDA_SM 0xff, TEXMODE 0x100/0x200, 64BIT_ADDRESS 0x400, ACCELERATORS 0x800, SW flag 0x1000, VIRTUAL_SM 0xff0000.
+        if ((flags & ~0xFF1FFFu) != 0) return Arch::unknown_value(flags);
+        sm = static_cast<int>(flags & 0xFF);
+        a = (flags & 0x800) != 0;
+    } else if (abi == 8) {
+        // ACCELERATORS 0x8, the SM in 0xff00, VIRTUAL_SM 0xff0000; 0x4 (sm_75 to
+        // sm_90), 0x2 (sm_100 and later) and the top byte (5 or 6) are set in CUDA
+        // 13.0's own cubins (cuFFTW's, cuRAND's, CUPTI's, NPP's, as read on the H100).
+        if ((flags & ~0xFFFFFF0Eu) != 0) return Arch::unknown_value(flags);
+        sm = static_cast<int>((flags >> 8) & 0xFF);
+        a = (flags & 0x8) != 0;
+    } else {
+        return Arch::unknown_value(flags);
+    }
+    if (!Arch::known_sm(sm)) return Arch::unknown_value(flags);
+    return Arch{sm, a};
+}
+
+std::optional<Arch> ptx_target(std::string_view text) {
+    text = text.substr(0, 4096);
+    for (size_t at = text.find(".target"); at != std::string_view::npos; at = text.find(".target", at + 1)) {
+        if (at > 0 && text[at - 1] != '\n' && text[at - 1] != ' ' && text[at - 1] != '\t') continue;
+        auto rest = text.substr(at + 7);
+        size_t i = 0;
+        while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
+        size_t end = i;
+        while (end < rest.size() && rest[end] != ',' && rest[end] != '\n' && rest[end] != ' ' && rest[end] != '\r') ++end;
+        auto word = rest.substr(i, end - i);
+        if (!word.starts_with("sm_")) return std::nullopt;
+        auto a = Arch::parse(word);
+        if (!a) return Arch::unknown_value(0);
+        if (!Arch::known_sm(a->sm)) return Arch::unknown_value(static_cast<uint64_t>(a->sm));
+        return a;
+    }
+    return std::nullopt;
+}
 std::string Arch::cc() const { return std::to_string(major()) + "." + std::to_string(minor()); }
 
 std::optional<Arch> Arch::parse(std::string_view t) {
@@ -116,6 +212,9 @@ std::optional<Arch> Arch::parse(std::string_view t) {
     Arch a;
     if (t.ends_with("a")) {
         a.specific = true;
+        t.remove_suffix(1);
+    } else if (t.ends_with("f")) {
+        a.family = true;
         t.remove_suffix(1);
     }
     int major = 0, minor = 0;

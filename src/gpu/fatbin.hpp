@@ -16,6 +16,10 @@
 // version for PTX), u32 architecture at 28 (90 = sm_90), u64 flags at 40}.
 // Flags: 0x2000 LZ4-compressed and 0x8000 zstd-compressed payload, 0x100000
 // architecture-specific code (sm_90a: it runs on that architecture alone).
+// An uncompressed cubin's own ELF header has the last word on its
+// architecture (e_flags; docs/gpu.md), an uncompressed PTX's `.target` line
+// on its own; a value or flag this reader does not know is reported as
+// `unknown (0x...)`, never as a wrong known architecture.
 #include <compare>
 #include <cstdint>
 #include <filesystem>
@@ -33,19 +37,37 @@ namespace cudaenv::gpu {
 inline constexpr uint32_t fatbin_magic = 0xBA55ED50;
 
 // A GPU architecture as NVIDIA numbers it: 90 is compute capability 9.0;
-// `specific` is the "a" of sm_90a (arch-specific features: that GPU only).
+// `specific` is the "a" of sm_90a (arch-specific features: that GPU only),
+// `family` the "f" of compute_100f (family-specific: the GPUs of its major at
+// or above its minor, 10.0 and 10.3). An encoding this reader does not know is
+// kept `unknown`, with the raw value it read.
 struct Arch {
     int sm = 0;
     bool specific = false;
+    bool family = false;
+    bool unknown = false;
+    uint64_t raw = 0;  // unknown only: the architecture value or flags that were not understood
     auto operator<=>(const Arch&) const = default;
     int major() const { return sm / 10; }
     int minor() const { return sm % 10; }
-    std::string sass_name() const;  // "sm_90a", as cuobjdump names it
-    std::string ptx_name() const;   // "compute_90a"
+    std::string sass_name() const;  // "sm_90a", "sm_100f", as cuobjdump names it; "unknown (0x...)"
+    std::string ptx_name() const;   // "compute_90a"; "unknown (0x...)"
     std::string cc() const;         // "9.0"
-    // "sm_90a", "compute_90", "90", "9.0", "sm90"; nullopt otherwise.
+    // "sm_90a", "sm_100f", "compute_90", "90", "9.0", "sm90"; nullopt otherwise.
     static std::optional<Arch> parse(std::string_view text);
+    // An architecture NVIDIA has named (sm_20 ... sm_121), whatever its variant.
+    static bool known_sm(int sm);
+    static Arch unknown_value(uint64_t raw) { return Arch{0, false, false, true, raw}; }
 };
+
+// What a cubin (an ELF object of machine EM_CUDA) says of its own architecture
+// in its header: e_ident[EI_ABIVERSION] 7 and older keep the SM in the low
+// byte of e_flags with 0x800 for "a", ABI version 8 (Blackwell's, CUDA 12.8
+// and later) in bits 8-15 with 0x8 for "a". nullopt when `header` (its first
+// 64 bytes) is no CUDA ELF; an unknown Arch for a layout or flag not known.
+std::optional<Arch> cubin_arch(std::string_view header);
+// The architecture of a PTX text's `.target sm_XY[a|f]` line (its first 4 KiB); nullopt without one.
+std::optional<Arch> ptx_target(std::string_view text);
 
 // The GPU code of one binary: how many entries per architecture.
 struct Code {

@@ -21,6 +21,13 @@ bool looks_binary(const fs::path& p) {
     return f.read(0, m, 4) && ((m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F') || (m[0] == 'M' && m[1] == 'Z'));
 }
 
+// A library by its name (libx.so, libx.so.12, x.dll): listed even when it is
+// no ELF or PE file, so the report says so rather than leaving it out.
+bool named_like_a_library(const fs::path& p) {
+    auto name = str::to_lower_ascii(fsx::to_utf8(p.filename()));
+    return name.ends_with(".so") || name.find(".so.") != std::string::npos || name.ends_with(".dll");
+}
+
 std::string runs_text(const FileCode& f, const Machine& m) {
     if (!f.problem.empty()) return "? (" + f.problem + ")";
     if (!f.code.has_kernels()) return "- (" + judge(f.code, {}).why + ")";
@@ -51,7 +58,7 @@ Inspection inspect_path(const fs::path& path, CodeCache& cache, const Machine&) 
         if (it.depth() >= max_depth) it.disable_recursion_pending();
         std::error_code e2;
         if (it->is_symlink(e2) || !it->is_regular_file(e2)) continue;
-        if (looks_binary(it->path())) found.push_back(it->path());
+        if (looks_binary(it->path()) || named_like_a_library(it->path())) found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
     for (const auto& f : found) {
@@ -68,7 +75,7 @@ Inspection inspect_pair(const DetectedPair& pair, const std::string& spec, CodeC
     for (const auto& f : in.files) in.problems += !f.file.problem.empty();
     std::optional<Version> cudnn;
     if (pair.cudnn) cudnn = pair.cudnn->version;
-    in.pair = judge_pair(pair.toolkit.version, cudnn, in.files, m);
+    in.pair = judge_pair(pair.toolkit.version, cudnn, in.files, m, TableUse::compare, nullptr, pair.toolkit.root);
     return in;
 }
 
@@ -137,7 +144,8 @@ nlohmann::json inspection_json(const Inspection& in, const Machine& m) {
                 verdicts.push_back({{"gpu", g.arch.sass_name()}, {"runs", runs_name(v.runs)}, {"why", v.why}});
             }
         files.push_back({{"path", fsx::to_utf8(f.path)},
-                         {"format", f.file.format == Format::elf ? "elf" : f.file.format == Format::pe ? "pe" : nullptr},
+                         // A file that is neither is reported as such (its `problem` says why), never dropped.
+                         {"format", f.file.format == Format::elf ? "elf" : f.file.format == Format::pe ? "pe" : "other"},
                          {"sass", counts(f.file.code.sass, false)},
                          {"ptx", counts(f.file.code.ptx, true)},
                          {"ptx_isa", f.file.code.ptx_isa ? std::to_string(f.file.code.ptx_isa / 10) + "." +
@@ -159,7 +167,12 @@ nlohmann::json inspection_json(const Inspection& in, const Machine& m) {
         auto gpus = nlohmann::json::array();
         for (const auto& g : in.pair->gpus)
             gpus.push_back({{"gpu", g.gpu.arch.sass_name()}, {"runs", runs_name(g.runs)}, {"why", g.why}, {"note", g.note}});
-        out["pair"] = {{"spec", in.pair_spec}, {"runs", runs_name(in.pair->runs)}, {"summary", in.pair->line(m)}, {"gpus", gpus}};
+        out["pair"] = {{"spec", in.pair_spec},
+                       {"runs", runs_name(in.pair->runs)},
+                       {"verdict", in.pair->cell()},
+                       {"summary", in.pair->line(m)},
+                       {"driver", {{"fit", nvidia::fit_name(in.pair->driver.fit)}, {"why", in.pair->driver.why}}},
+                       {"gpus", gpus}};
     }
     return out;
 }

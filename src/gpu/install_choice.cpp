@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "gpu/pair_code.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
@@ -14,17 +15,23 @@ std::string product_name(const std::string& product) { return product == "cudnn"
 
 bool runs(const ReleaseVerdict& v) { return v.runs != Runs::no; }
 
+bool anything_known(const Machine& m) { return m.known() || !m.driver.empty() || !m.driver_cuda.empty(); }
+
 }  // namespace
 
 ReleaseVerdict release_runs(const std::string& product, const Version& release, const Machine& m) {
+    // The one judgement (gpu/pair_code), of this release alone: a CUDA release
+    // by its libraries' GPU code and the driver, a cuDNN release by the widest of its builds.
+    auto v = product == "cudnn" ? judge_pair(std::nullopt, release, {}, m) : judge_pair(release, std::nullopt, {}, m);
     ReleaseVerdict out;
-    for (const auto& g : m.gpus) {
-        auto t = product == "cudnn" ? table_cudnn(release, g.arch) : table_cuda(release, g.arch);
-        if (t.runs == Runs::no_code) continue;
-        if (out.runs == Runs::no_code || worse(t.runs, out.runs) != out.runs) {
-            out.runs = t.runs;
-            out.why = m.label(g) + ": " + t.why + (t.unconfirmed ? " [unconfirmed: " : " [") + t.source + "]";
-        }
+    auto why = v.refusal(m);
+    if (!why.empty()) {
+        out.runs = Runs::no;
+        out.why = why;
+    } else {
+        out.runs = v.runs;
+        for (const auto& g : v.gpus)
+            if (g.runs == v.runs) out.why = m.label(g.gpu) + ": " + g.why;
     }
     return out;
 }
@@ -38,7 +45,7 @@ std::optional<Version> newest_that_runs(const std::string& product, const std::v
 
 void keep_releases_that_run(const std::string& product, std::vector<Version>& releases, const Version& wanted,
                             const Machine& m, bool force, std::ostream& err) {
-    if (!m.known()) return;
+    if (!anything_known(m)) return;
     const auto name = product_name(product);
     const std::string note = m.override_note().empty() ? "" : " (" + m.override_note() + ")";
     std::vector<Version> refused;

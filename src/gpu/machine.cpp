@@ -3,8 +3,8 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "check/driver.hpp"
-#include "check/probe_gpus.hpp"
+#include "nvidia/driver.hpp"
+#include "nvidia/probe_gpus.hpp"
 #include "core/version.hpp"
 #include "store/store.hpp"
 #include "platform/install_dirs.hpp"
@@ -22,7 +22,15 @@ namespace cudaenv::gpu {
 
 namespace {
 
-constexpr std::string_view machine_header = "cudaenv machine cache 2\n";
+constexpr std::string_view machine_header = "cudaenv machine cache 3\n";
+// How long an answer that does not last the boot, because cudaenv-probe or
+// nvidia-smi hung beside a loaded driver, is kept (one that merely failed is
+// asked again next time).
+constexpr long long retry_after_s = 300;
+
+long long unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 std::filesystem::path cache_file(const std::filesystem::path& root) { return Store::machine_cache_file(root); }
 
@@ -42,14 +50,15 @@ std::string machine_key() {
 // nvidia-smi. `lasting`: the answer holds for the rest of the boot (GPUs were
 // found, or there is no NVIDIA driver at all); a probe that failed or timed
 // out beside a loaded driver is asked again next time.
-Machine ask_this_machine(bool& lasting) {
+Machine ask_this_machine(bool& lasting, bool& hung) {
     Machine m;
-    check::ProbedMachine probed;
+    nvidia::ProbedMachine probed;
     auto probe = platform::sibling_program("cudaenv-probe");
     if (platform::is_executable(probe)) {
         auto r = platform::run_process({fsx::to_utf8(probe), "__gpus"}, platform::environment(), std::chrono::seconds(30));
-        if (r.started && r.exit_code == 0) probed = check::decode_probed(r.out);
+        if (r.started && r.exit_code == 0) probed = nvidia::decode_probed(r.out);
         else probed.gpu_error = "cudaenv-probe could not ask the driver" + (r.timed_out ? std::string(" (timed out)") : "");
+        hung = r.timed_out;
     } else {
         probed.gpu_error = "cudaenv-probe is missing beside cudaenv";
     }
@@ -57,17 +66,22 @@ Machine ask_this_machine(bool& lasting) {
     m.gpu_source = m.gpus.empty() ? "" : "the driver (cudaenv-probe)";
     m.gpu_problem = m.gpus.empty() ? (probed.gpu_error.empty() ? "the driver lists no GPU" : probed.gpu_error) : "";
     m.driver_cuda = cuda_text(probed.driver_cuda);
-    if (!probed.driver.empty()) {
+    if (platform::is_driver_version(probed.driver)) {
         m.driver = probed.driver;
         m.driver_source = "NVML";
     } else if (auto v = platform::kernel_driver_version()) {
         m.driver = *v;
         m.driver_source = "the kernel module";
     }
+    bool smi_hung = false;
     if (m.driver.empty() || m.driver_cuda.empty()) {
-        auto r = platform::run_process({"nvidia-smi"}, platform::environment(), std::chrono::seconds(20));
+        // Its answer is validated (nvidia/driver); a hung one is given up on and, with the rest, kept a few minutes.
+        auto r = platform::run_process({"nvidia-smi"}, platform::environment(), std::chrono::seconds(10));
+        smi_hung = r.timed_out;
+        hung = hung || r.timed_out;
+        if (r.timed_out) m.gpu_problem += std::string(m.gpu_problem.empty() ? "" : "; ") + "nvidia-smi did not answer in 10 s";
         if (r.started && r.exit_code == 0) {
-            auto [drv, cuda] = check::parse_nvidia_smi(r.out);
+            auto [drv, cuda] = nvidia::parse_nvidia_smi(r.out);
             if (m.driver.empty() && !drv.empty()) {
                 m.driver = drv;
                 m.driver_source = "nvidia-smi";
@@ -75,12 +89,12 @@ Machine ask_this_machine(bool& lasting) {
             if (m.driver_cuda.empty()) m.driver_cuda = cuda;
         }
     }
-    lasting = m.known() || m.driver.empty();
+    lasting = (m.known() || m.driver.empty()) && !smi_hung;
     return m;
 }
 
-void save(const std::filesystem::path& root, const Machine& m, const std::string& key) {
-    if (!key.empty()) save_cache_file(cache_file(root), encode_machine(m, key));
+void save(const std::filesystem::path& root, const Machine& m, const std::string& key, long long until) {
+    if (!key.empty()) save_cache_file(cache_file(root), encode_machine(m, key, until));
 }
 
 }  // namespace
@@ -107,7 +121,7 @@ std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& wha
         auto t = str::trim(part);
         if (t.empty()) continue;
         auto a = Arch::parse(t);
-        if (!a || a->specific)
+        if (!a || a->specific || a->family || a->unknown)
             throw UsageError(what + ": '" + std::string(t) + "' is not a GPU architecture",
                              "give compute capabilities as sm_XY or X.Y, e.g. --gpu sm_61,sm_90 or --gpu 8.6");
         out.push_back(*a);
@@ -116,14 +130,15 @@ std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& wha
     return out;
 }
 
-std::string encode_machine(const Machine& m, const std::string& key) {
+std::string encode_machine(const Machine& m, const std::string& key, long long until) {
     std::string out(machine_header);
-    records::put_record(out, {"machine", key, m.driver, m.driver_source, m.driver_cuda, m.gpu_source, m.gpu_problem});
+    records::put_record(out, {"machine", key, m.driver, m.driver_source, m.driver_cuda, m.gpu_source, m.gpu_problem,
+                              std::to_string(until)});
     for (const auto& g : m.gpus) records::put_record(out, {"gpu", std::to_string(g.index), std::to_string(g.arch.sm), g.name});
     return out;
 }
 
-bool decode_machine(const std::string& text, const std::string& key, Machine& out) {
+bool decode_machine(const std::string& text, const std::string& key, Machine& out, long long now) {
     if (key.empty() || !text.starts_with(machine_header)) return false;
     records::Reader r(std::string_view(text).substr(machine_header.size()));
     std::vector<std::string_view> fields;
@@ -141,6 +156,8 @@ bool decode_machine(const std::string& text, const std::string& key, Machine& ou
                 m.driver_cuda = f.str();
                 m.gpu_source = f.str();
                 m.gpu_problem = f.str();
+                auto until = f.number();
+                if (until != 0 && (now ? now : unix_now()) >= until) return false;  // a failed answer's minutes are up
                 ok = true;
             } else if (kind == "gpu" && ok) {
                 MachineGpu g;
@@ -175,7 +192,7 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
     std::string gpu_source, driver_source;
     auto gpu_text = from(given.gpu, "--gpu", "CUDAENV_GPU", gpu_source);
     auto driver_text = from(given.driver, "--driver", "CUDAENV_DRIVER", driver_source);
-    if (!driver_text.empty() && !Version::parse(driver_text))
+    if (!driver_text.empty() && !platform::is_driver_version(driver_text))
         throw UsageError(driver_source + ": '" + driver_text + "' is not a driver version", "e.g. --driver 535.104.05");
 
     Machine m;
@@ -183,9 +200,10 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
     auto kept = fsx::read_file(cache_file(store_root), 1 << 20);
     bool have = kept && decode_machine(*kept, key, m);
     if (!have && probe == Probe::allowed && gpu_text.empty()) {
-        bool lasting = false;
-        m = ask_this_machine(lasting);
-        if (lasting) save(store_root, m, key);
+        bool lasting = false, hung = false;
+        m = ask_this_machine(lasting, hung);
+        // A hung driver tool is not waited for again on every command: its answer is kept a few minutes.
+        if (lasting || hung) save(store_root, m, key, lasting ? 0 : unix_now() + retry_after_s);
     } else if (!have) {
         m = Machine{};
         if (probe == Probe::cache_only)

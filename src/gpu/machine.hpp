@@ -2,7 +2,7 @@
 // This machine's GPUs and driver, or the ones to plan for (--gpu, --driver,
 // CUDAENV_GPU, CUDAENV_DRIVER). Asking the driver needs a library load, which
 // only the dynamically linked cudaenv-probe may do (`cudaenv-probe __gpus`,
-// check/probe_gpus), so the answer is kept per boot (and CUDA_VISIBLE_DEVICES)
+// nvidia/probe_gpus), so the answer is kept per boot (and CUDA_VISIBLE_DEVICES)
 // in <store>/cache/machine.txt:
 // `use`, the hooks and the shims read it and never start the probe.
 #include <filesystem>
@@ -51,8 +51,11 @@ Machine this_machine(const std::filesystem::path& store_root, const Overrides& g
 // "sm_61,sm_90" / "8.6" / "61": the GPUs of --gpu; throws UsageError naming `what`.
 std::vector<Arch> parse_gpu_list(const std::string& text, const std::string& what);
 
-// The per-boot record's text and back (exposed for tests).
-std::string encode_machine(const Machine& m, const std::string& key);
-bool decode_machine(const std::string& text, const std::string& key, Machine& out);
+// The per-boot record's text and back (exposed for tests). `until` (Unix
+// seconds, 0: the whole boot): a failed or timed-out answer is kept only a
+// few minutes, so a hung nvidia-smi is not waited for on every command, and
+// is asked again later. `now`: the clock decode compares with.
+std::string encode_machine(const Machine& m, const std::string& key, long long until = 0);
+bool decode_machine(const std::string& text, const std::string& key, Machine& out, long long now = 0);
 
 }  // namespace cudaenv::gpu

@@ -5,7 +5,8 @@
 #include <iostream>
 #include <set>
 
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
+#include "core/activation.hpp"
 #include "core/cudalibs.hpp"
 #include "store/detect_cache.hpp"
 #include "platform/platform.hpp"
@@ -93,9 +94,9 @@ std::vector<std::filesystem::path> list_libraries(const std::vector<std::filesys
 // A table verdict through the code cache (`memo`, when there is one): one
 // kept there is not asked again, so no TOML is parsed.
 template <class Ask>
-TableVerdict kept_or_asked(CodeCache* memo, const std::string& what, const Version& v, const Arch& gpu, Ask ask) {
+TableVerdict kept_or_asked(CodeCache* memo, const std::string& question, const Arch& gpu, Ask ask) {
     if (!memo) return ask();
-    const auto key = what + " " + v.str() + " " + gpu.sass_name() + " @" + tables_hash();
+    const auto key = question + " " + gpu.sass_name() + " @" + tables_hash();
     if (auto kept = memo->kept_table(key)) return *kept;
     auto verdict = ask();
     memo->keep_table(key, verdict);
@@ -154,6 +155,7 @@ namespace {
 struct GroupVerdict {
     Runs runs = Runs::no_code;
     std::string why;
+    bool unconfirmed = false;
 };
 
 // The worst of the scanned libraries of one group (toolkit or cuDNN) on `gpu`.
@@ -172,12 +174,15 @@ GroupVerdict scanned(const std::vector<LibraryCode>& libs, bool cudnn, const Arc
 
 // The worse of two; one that knows nothing (no_code) never wins.
 Runs combine(Runs a, Runs b) { return a == Runs::no_code ? b : b == Runs::no_code ? a : worse(a, b); }
-const GroupVerdict& worst_of(const GroupVerdict& a, const GroupVerdict& b) { return combine(a.runs, b.runs) == a.runs ? a : b; }
+const GroupVerdict& worst_of(const GroupVerdict& a, const GroupVerdict& b) {
+    if (a.runs == b.runs) return a.unconfirmed && !b.unconfirmed ? b : a;  // a confirmed "no" speaks louder
+    return combine(a.runs, b.runs) == a.runs ? a : b;
+}
 
 GroupVerdict decide(const GroupVerdict& scan, const TableVerdict& table, std::string& note) {
     if (scan.runs == Runs::no_code) {
         if (table.runs == Runs::no_code) return {};
-        return {table.runs, table.why + (table.unconfirmed ? " [unconfirmed: " : " [") + table.source + "]"};
+        return {table.runs, table.why + (table.unconfirmed ? " [unconfirmed: " : " [") + table.source + "]", table.unconfirmed};
     }
     if (table.runs != Runs::no_code && table.runs != scan.runs)
         note = "the table says " + std::string(runs_name(table.runs)) + " (" + table.why + "), the libraries say " +
@@ -185,10 +190,70 @@ GroupVerdict decide(const GroupVerdict& scan, const TableVerdict& table, std::st
     return scan;
 }
 
+// The driver's verdict through the code cache (`memo`), as the table's: `list` parses no TOML for it.
+nvidia::DriverJudgement driver_verdict(CodeCache* memo, const Version& cuda, const Machine& m) {
+    auto ask = [&] { return nvidia::judge_driver(m.driver, cuda, platform::is_windows, m.driver_cuda); };
+    if (!memo) return ask();
+    const auto key = "driver " + cuda.str() + " " + m.driver + " " + m.driver_cuda + (platform::is_windows ? " w" : " l") +
+                     " @" + tables_hash();
+    if (auto kept = memo->kept_table(key)) {
+        nvidia::DriverJudgement j;
+        j.fit = static_cast<nvidia::DriverFit>(static_cast<int>(kept->runs));
+        j.driver = m.driver;
+        j.why = kept->why;
+        j.floor = kept->source;
+        return j;
+    }
+    auto j = ask();
+    memo->keep_table(key, {static_cast<Runs>(static_cast<int>(j.fit)), j.why, j.floor, false});
+    return j;
+}
+
+bool driver_refuses(const PairVerdict& v) {
+    return v.driver.fit == nvidia::DriverFit::too_old && v.compat.kind != nvidia::CompatChoice::Kind::use;
+}
+
+// JIT needs the driver to compile the release's PTX: through minor-version compatibility it cannot.
+bool jit_without_driver(const PairVerdict& v) {
+    return v.runs == Runs::jit && v.driver.fit == nvidia::DriverFit::minor_compat;
+}
+
+// What a lock recorded the pair to need, against the machine: the GPUs'
+// compute capability (SASS of a major runs on its later minors) and the driver.
+void apply_recorded(PairVerdict& v, const PairNeeds& needs, const Machine& m) {
+    for (auto& g : v.gpus) {
+        const Version cc({g.gpu.arch.major(), g.gpu.arch.minor()});
+        const bool below = !needs.cc_lo.empty() && cc < needs.cc_lo;
+        const bool above = !needs.cc_hi.empty() && needs.cc_hi.major() < cc.major();
+        if ((below || above) && g.runs != Runs::no) {
+            g.runs = Runs::no;
+            g.unconfirmed = false;
+            g.why = "the lock says the pair needs compute capability " + needs.cc_lo.str() + "-" + needs.cc_hi.str() +
+                    ", not " + g.gpu.arch.cc();
+            v.runs = Runs::no;
+        }
+    }
+    const auto& min = platform::is_windows ? needs.min_driver_windows : needs.min_driver_linux;
+    if (!min.empty() && Version::parse(m.driver) && nvidia::compare_driver(m.driver, min) < 0 &&
+        v.driver.fit != nvidia::DriverFit::too_old) {
+        v.driver.fit = nvidia::DriverFit::too_old;
+        v.driver.driver = m.driver;
+        v.driver.floor = min;
+        v.driver.why = "driver " + m.driver + " is older than the lock's minimum, " + min;
+    }
+}
+
 }  // namespace
 
-PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn, const std::vector<LibraryCode>& libs,
-                       const Machine& m, TableUse table, CodeCache* memo) {
+std::vector<nvidia::CompatGpu> compat_gpus(const Machine& m) {
+    std::vector<nvidia::CompatGpu> out;
+    for (const auto& g : m.gpus) out.push_back({m.label(g), g.name});
+    return out;
+}
+
+PairVerdict judge_pair(const std::optional<Version>& cuda, const std::optional<Version>& cudnn,
+                       const std::vector<LibraryCode>& libs, const Machine& m, TableUse table, CodeCache* memo,
+                       const std::filesystem::path& toolkit_root, const PairNeeds* recorded) {
     PairVerdict out;
     for (const auto& g : m.gpus) {
         GpuVerdict v;
@@ -197,13 +262,18 @@ PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn,
         auto ask = [&](const GroupVerdict& scan, auto row) {
             return table == TableUse::compare || (table == TableUse::fallback && scan.runs == Runs::no_code) ? row() : TableVerdict{};
         };
-        auto tk_table = [&] { return kept_or_asked(memo, "cuda", cuda, g.arch, [&] { return table_cuda(cuda, g.arch); }); };
-        auto tk_scan = scanned(libs, false, g.arch);
-        auto tk = decide(tk_scan, ask(tk_scan, tk_table), note_tk);
+        GroupVerdict tk;
+        if (cuda) {
+            auto tk_table = [&] { return kept_or_asked(memo, "cuda " + cuda->str(), g.arch, [&] { return table_cuda(*cuda, g.arch); }); };
+            auto tk_scan = scanned(libs, false, g.arch);
+            tk = decide(tk_scan, ask(tk_scan, tk_table), note_tk);
+        }
         GroupVerdict dnn;
         if (cudnn) {
+            // The cuDNN's row may depend on the CUDA it is built for (Blackwell needs CUDA 12.8+).
+            const auto question = "cudnn " + cudnn->str() + (cuda ? " cuda " + cuda->str() : "");
             auto dnn_table = [&] {
-                return kept_or_asked(memo, "cudnn", *cudnn, g.arch, [&] { return table_cudnn(*cudnn, g.arch); });
+                return kept_or_asked(memo, question, g.arch, [&] { return table_cudnn(*cudnn, g.arch, cuda); });
             };
             auto dnn_scan = scanned(libs, true, g.arch);
             dnn = decide(dnn_scan, ask(dnn_scan, dnn_table), note_dnn);
@@ -211,23 +281,72 @@ PairVerdict judge_pair(const Version& cuda, const std::optional<Version>& cudnn,
         const auto& worst = worst_of(tk, dnn);
         v.runs = worst.runs;
         v.why = worst.why;
+        v.unconfirmed = worst.runs == Runs::no && worst.unconfirmed;
         v.note = note_tk.empty() ? note_dnn : note_dnn.empty() ? note_tk : note_tk + "; " + note_dnn;
         out.runs = combine(out.runs, v.runs);
         out.gpus.push_back(v);
     }
+    if (cuda && (!m.driver.empty() || !m.driver_cuda.empty())) {
+        out.driver = driver_verdict(memo, *cuda, m);
+        if (out.driver.fit == nvidia::DriverFit::too_old) {
+            auto host = nvidia::judge_driver(m.driver, *cuda, platform::is_windows, m.driver_cuda);
+            out.compat = nvidia::decide_forward_compat(
+                host, *cuda, compat_gpus(m), nvidia::find_compat_libs(nvidia::compat_dirs(toolkit_root, *cuda)),
+                platform::is_windows);
+        }
+    }
+    if (recorded) apply_recorded(out, *recorded, m);
     return out;
 }
 
-std::string PairVerdict::line(const Machine& m) const {
-    if (gpus.empty()) return "?";
-    if (runs == Runs::native) return "native";
-    if (runs == Runs::no_code) return "?";
+std::string PairVerdict::refusal(const Machine& m) const {
+    std::vector<std::string> why;
     for (const auto& g : gpus)
-        if (g.runs == runs) {
-            std::string who = gpus.size() > 1 || !m.gpu_override ? m.label(g.gpu) + ": " : "";
-            return std::string(runs_name(runs)) + ": " + who + g.why + (runs == Runs::jit ? "; " + jit_cache_note() : "");
+        if (g.runs == Runs::no && !g.unconfirmed) {
+            why.push_back(m.label(g.gpu) + ": " + g.why);
+            break;
         }
+    if (driver_refuses(*this)) why.push_back(compat.why.empty() ? driver.why : compat.why);
+    else if (jit_without_driver(*this))
+        why.push_back(driver.why + "; this GPU needs that PTX JIT-compiled, which the driver cannot");
+    return str::join(why, "; ");
+}
+
+std::string PairVerdict::cell() const {
+    if (driver_refuses(*this) || jit_without_driver(*this)) return "no";
+    if (gpus.empty() || runs == Runs::no_code) return "?";
+    if (runs == Runs::no) {
+        for (const auto& g : gpus)
+            if (g.runs == Runs::no && !g.unconfirmed) return "no";
+        return "no?";
+    }
     return runs_name(runs);
+}
+
+bool PairVerdict::notable() const {
+    return runs == Runs::jit || runs == Runs::no || driver.fit == nvidia::DriverFit::minor_compat ||
+           driver.fit == nvidia::DriverFit::too_old;
+}
+
+std::string PairVerdict::line(const Machine& m) const {
+    std::vector<std::string> parts;
+    if (gpus.empty() || runs == Runs::no_code) {
+        if (driver.fit == nvidia::DriverFit::unknown) return "?";
+    } else if (runs != Runs::native) {
+        for (const auto& g : gpus)
+            if (g.runs == runs) {
+                std::string who = gpus.size() > 1 || !m.gpu_override ? m.label(g.gpu) + ": " : "";
+                parts.push_back(who + g.why + (runs == Runs::jit ? "; " + jit_cache_note() : "") +
+                                (g.unconfirmed ? " (unconfirmed: a warning, not a refusal)" : ""));
+                break;
+            }
+    }
+    if (driver.fit == nvidia::DriverFit::too_old) parts.push_back(compat.why.empty() ? driver.why : compat.why);
+    else if (driver.fit == nvidia::DriverFit::minor_compat) parts.push_back(driver.why);
+    auto head = cell();
+    if (head == "?" && parts.empty()) return "?";
+    if (head == "?") head = driver.fit == nvidia::DriverFit::too_old ? "no" : "driver";
+    return parts.empty() ? head : head + ": " + str::join(parts, "; ");
 }
 
 std::vector<std::string> loaded_library_warnings(const std::vector<std::string>& paths, const Machine& m, CodeCache& cache) {
@@ -264,14 +383,19 @@ std::string jit_cache_note() {
 std::vector<PairVerdict> judge_pairs(const std::vector<Pair>& pairs, DetectionCache& folders, CodeCache& cache,
                                      const Machine& m, Scan scan) {
     std::vector<PairVerdict> out(pairs.size());
-    if (!m.known()) return out;
+    const bool driver_known = !m.driver.empty() || !m.driver_cuda.empty();
+    if (!m.known() && !driver_known) return out;
     for (size_t i = 0; i < pairs.size(); ++i) {
         try {
             std::optional<Version> cudnn;
             if (pairs[i].cudnn) cudnn = pairs[i].cudnn->version;
-            auto libs = scan == Scan::read ? kept_pair_libraries(pairs[i], cache) : std::nullopt;
-            if (!libs) libs = pair_libraries(detect_pair(pairs[i], folders), cache, scan);
-            out[i] = judge_pair(pairs[i].toolkit.version, cudnn, *libs, m, TableUse::fallback, &cache);
+            std::optional<std::vector<LibraryCode>> libs;
+            if (m.known()) {  // the libraries matter only for a GPU
+                if (scan == Scan::read) libs = kept_pair_libraries(pairs[i], cache);
+                if (!libs) libs = pair_libraries(detect_pair(pairs[i], folders), cache, scan);
+            }
+            out[i] = judge_pair(pairs[i].toolkit.version, cudnn, libs.value_or(std::vector<LibraryCode>{}), m,
+                                TableUse::fallback, &cache, pairs[i].toolkit.path);
         } catch (const Error&) {
             // a folder that has gone: `list` shows the pair, `check` says what is wrong
         }
@@ -279,33 +403,62 @@ std::vector<PairVerdict> judge_pairs(const std::vector<Pair>& pairs, DetectionCa
     return out;
 }
 
-std::optional<std::string> runs_warning(const std::filesystem::path& store_root, const DetectedPair& pair) {
-    auto m = this_machine(store_root, {}, Probe::cache_only);
-    if (!m.known()) return std::nullopt;
+namespace {
+
+// The verdict of an activation: from the caches only (no probe, no library read).
+std::optional<PairVerdict> activation_verdict(const std::filesystem::path& store_root, const DetectedPair& pair,
+                                              Machine& m) {
+    m = this_machine(store_root, {}, Probe::cache_only);
+    if (!m.known() && m.driver.empty() && m.driver_cuda.empty()) return std::nullopt;
     CodeCache cache(store_root);
     auto libs = pair_libraries(pair, cache, Scan::kept_only);
     std::optional<Version> cudnn;
     if (pair.cudnn) cudnn = pair.cudnn->version;
-    auto v = judge_pair(pair.toolkit.version, cudnn, libs, m, TableUse::never);
+    return judge_pair(pair.toolkit.version, cudnn, libs, m, TableUse::never, &cache, pair.toolkit.root);
+}
+
+std::optional<std::string> warning_of(const PairVerdict& v, const Machine& m) {
+    auto note = m.override_note();
+    note = note.empty() ? "" : " (" + note + ")";
     for (const auto& g : v.gpus)
-        if (g.runs == Runs::no) {
-            auto note = m.override_note();
-            return "this pair cannot run on " + m.label(g.gpu) + ": " + g.why + (note.empty() ? "" : " (" + note + ")");
-        }
+        if (g.runs == Runs::no && !g.unconfirmed) return "this pair cannot run on " + m.label(g.gpu) + ": " + g.why + note;
+    if (v.cell() == "no") return "this pair cannot run with this driver: " + v.refusal(m) + note;
     return std::nullopt;
 }
 
-void warn_if_cannot_run(const std::filesystem::path& store_root, const std::optional<DetectedPair>& pair) {
-    if (!pair) return;
+}  // namespace
+
+void apply_forward_compat(const std::filesystem::path& store_root, const DetectedPair& pair, EnvDiff& diff) {
+    if constexpr (platform::is_windows) return;
     try {
-        if (auto w = runs_warning(store_root, *pair)) std::cerr << "cudaenv: warning: " << *w << "\n";
+        Machine m;
+        auto v = activation_verdict(store_root, pair, m);
+        if (v && v->compat.kind == nvidia::CompatChoice::Kind::use)
+            put_first(diff, "LD_LIBRARY_PATH", fsx::to_utf8(v->compat.libs.dir), PathStyle::posix);
     } catch (const Error&) {
     }
 }
 
-std::string runs_cell(const PairVerdict& v) {
-    if (v.gpus.empty() || v.runs == Runs::no_code) return "?";
-    return runs_name(v.runs);
+std::optional<std::string> runs_warning(const std::filesystem::path& store_root, const DetectedPair& pair) {
+    Machine m;
+    auto v = activation_verdict(store_root, pair, m);
+    return v ? warning_of(*v, m) : std::nullopt;
 }
+
+void warn_if_cannot_run(const std::filesystem::path& store_root, const std::optional<DetectedPair>& pair, EnvDiff* diff) {
+    if (!pair) return;
+    try {
+        Machine m;
+        auto v = activation_verdict(store_root, *pair, m);
+        if (!v) return;
+        if (auto w = warning_of(*v, m)) std::cerr << "cudaenv: warning: " << *w << "\n";
+        // Forward compatibility: the compat libraries first, where the decision says so.
+        if (diff && v->compat.kind == nvidia::CompatChoice::Kind::use && !platform::is_windows)
+            put_first(*diff, "LD_LIBRARY_PATH", fsx::to_utf8(v->compat.libs.dir), PathStyle::posix);
+    } catch (const Error&) {
+    }
+}
+
+std::string runs_cell(const PairVerdict& v) { return v.cell(); }
 
 }  // namespace cudaenv::gpu

@@ -20,8 +20,10 @@ struct TableVerdict {
     bool unconfirmed = false;
 };
 TableVerdict table_cuda(const Version& cuda, const Arch& gpu);
-TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu);
-// A hash of the tables built into this cudaenv: it ends the key under which
+// `cuda`: the CUDA release the cuDNN is used with (its row may depend on it);
+// nullopt: the widest of its builds.
+TableVerdict table_cudnn(const Version& cudnn, const Arch& gpu, const std::optional<Version>& cuda = std::nullopt);
+// A hash of the tables built into this cudaenv (compat, gpu_archs, drivers): it ends the key under which
 // the code cache keeps a verdict of theirs (gpu/pair_code.cpp), so `list`
 // parses no TOML, and a cudaenv with other tables asks them again.
 std::string tables_hash();

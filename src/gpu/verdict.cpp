@@ -6,12 +6,21 @@ namespace cudaenv::gpu {
 
 namespace {
 
+// An unknown encoding runs nowhere this reader can tell; "a" on its own
+// architecture alone; "f" (and plain SASS) on its major from its minor on.
 bool sass_runs(const Arch& code, const Arch& gpu) {
+    if (code.unknown) return false;
     if (code.specific) return code.sm == gpu.sm;
     return code.major() == gpu.major() && code.minor() <= gpu.minor();
 }
 
-bool ptx_runs(const Arch& code, const Arch& gpu) { return code.specific ? code.sm == gpu.sm : code.sm <= gpu.sm; }
+// PTX is compiled by the driver for any later GPU, except "a" (that GPU) and "f" (its family).
+bool ptx_runs(const Arch& code, const Arch& gpu) {
+    if (code.unknown) return false;
+    if (code.specific) return code.sm == gpu.sm;
+    if (code.family) return code.major() == gpu.major() && code.minor() <= gpu.minor();
+    return code.sm <= gpu.sm;
+}
 
 // The newest architecture of `archs` that `runs` accepts.
 template <class Runs_>

@@ -3,7 +3,11 @@
 // SASS for sm_XY runs on every GPU of the same major at or above minor Y
 // (sm_80 on 8.6 and 8.9, never on 9.0); arch-specific SASS (sm_90a) on that
 // architecture alone; PTX for compute_XY is compiled by the driver (JIT) for
-// any GPU at or above X.Y, compute_XYa only for X.Y itself.
+// any GPU at or above X.Y, compute_XYa only for X.Y itself, compute_XYf for
+// its family (major X, minor Y and above: compute_100f on 10.0 and 10.3, not
+// 12.0); family-specific SASS (sm_100f) loads as plain SASS of its major. An
+// architecture the reader could not name (`unknown (0x...)`) runs nowhere it
+// can tell.
 #include <string>
 #include <vector>
 

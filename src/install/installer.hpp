@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/spec.hpp"
+#include "install/plan.hpp"
 #include "store/store.hpp"
 
 namespace cudaenv::install {
@@ -23,10 +24,9 @@ struct InstallOptions {
     std::string mirror;                   // folder or URL (already chosen)
     std::vector<std::string> components;  // CUDA components; empty = the default set
     std::string sha256;                   // expected hash of the one local archive
-    // Leaves out of a product's releases ("cuda", "cudnn"; newest first) those
-    // matching `wanted` that cannot run on this machine's GPUs, or throws
-    // naming the ones that would (gpu/install_choice); unset: every release may be taken.
-    std::function<void(const std::string& product, std::vector<Version>& releases, const Version& wanted)> runs_here;
+    // Whether releases and pairs run on the machine judged for (gpu/install_choice
+    // and gpu/pair_code's judge_pair, decided before any download); unset: every one may be taken.
+    RunsHere runs_here;
 };
 
 // `cudaenv install <archive>...`

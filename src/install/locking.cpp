@@ -97,9 +97,10 @@ std::optional<LockFile> existing_lock(const fs::path& file) {
     }
 }
 
-LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
+LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms,
+                          const RunsHere& runs_here) {
     if (spec.system) throw UsageError("`system` names no pair to lock", "give a pair: 12.6+9.8");
-    auto r = resolve(catalog, spec, platforms);
+    auto r = resolve(catalog, spec, platforms, runs_here);
     LockFile lock;
     lock.spec = spec.str();
     lock.mirror = catalog.location();

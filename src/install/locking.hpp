@@ -29,7 +29,8 @@ std::optional<LockFile> existing_lock(const fs::path& file);
 
 // The lock of the newest pair on the mirror that `spec` matches, with every
 // archive of each platform (the default component set).
-LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms);
+LockFile lock_from_mirror(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms,
+                          const RunsHere& runs_here = {});
 
 // True when `spec` names folders adopted on this machine (an origin other
 // than `store`), which a mirror cannot reproduce.

@@ -45,9 +45,10 @@ struct Contents {
     }
 };
 
-void from_specs(Catalog& catalog, const std::vector<Spec>& specs, const std::vector<std::string>& platforms, Contents& c) {
+void from_specs(Catalog& catalog, const std::vector<Spec>& specs, const std::vector<std::string>& platforms,
+                const RunsHere& runs_here, Contents& c) {
     for (const auto& spec : specs) {
-        auto lock = lock_from_mirror(catalog, spec, platforms);
+        auto lock = lock_from_mirror(catalog, spec, platforms, runs_here);
         c.add_manifest(catalog, "cuda", lock.cuda_release);
         if (!lock.cudnn_release.empty()) c.add_manifest(catalog, "cudnn", lock.cudnn_release);
         for (const auto& a : lock.archives) c.add({a.product, a.relative_path, a.sha256, a.size});
@@ -119,8 +120,12 @@ void create_mirror(const fs::path& dir, const MirrorCreateOptions& opts, std::os
                                       : std::string(kDefaultMirror));
     if (opts.source.empty() && lock) announce_lock_mirror(catalog.location(), fsx::to_utf8(opts.lock_file));
     Contents c;
+    if (lock && opts.lock_runs_here)
+        if (auto why = opts.lock_runs_here(*lock); !why.empty())
+            throw Error("the lock's pair " + lock->pair + " cannot run here: " + why,
+                        "--force copies it anyway; for another machine give its --gpu and --driver");
     if (lock) from_lock(catalog, *lock, platforms, c);
-    else from_specs(catalog, opts.specs, platforms, c);
+    else from_specs(catalog, opts.specs, platforms, opts.runs_here, c);
 
     ensure_writable_dir(dir);
     platform::FileLock held(dir / ".cudaenv-mirror.lock", true);  // one `mirror create` per folder at a time

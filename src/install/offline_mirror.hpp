@@ -4,11 +4,14 @@
 // the archives some specs or a lock need, copied from NVIDIA or another
 // mirror; and the check of every archive in one against its manifest.
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "core/lockfile.hpp"
 #include "core/spec.hpp"
+#include "install/plan.hpp"
 
 namespace cudaenv::install {
 
@@ -21,6 +24,10 @@ struct MirrorCreateOptions {
     std::string source;                  // where to copy from ("" with a lock: the lock's mirror)
     bool quiet = false;
     int connections = 4;
+    // The machine judged for (--gpu, --driver; --force): specs resolve to
+    // releases that run there, a lock's pair must run there ("" when it does).
+    RunsHere runs_here;
+    std::function<std::string(const LockFile&)> lock_runs_here;
 };
 
 // Downloads go to <file>.part and resume; every archive's size and sha256 is

@@ -96,6 +96,8 @@ std::string judge(const Candidate& c) {
                        cuda_majors_built(it->second, platform) + ")";
         }
     }
+    if (c.runs_here)
+        if (auto why = c.runs_here(c.cuda, c.cudnn); !why.empty()) return "cannot run here: " + why;
     return {};
 }
 
@@ -123,7 +125,7 @@ enum class CudnnWanted { none, required, if_any };
 // judge() accepts.
 Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& toolkits, CudnnWanted wanted,
              const std::function<std::vector<Option>(int)>& cudnns_for, const std::vector<std::string>& platforms,
-             const std::vector<std::string>& components) {
+             const std::vector<std::string>& components, const PairFilter& runs_here) {
     std::vector<std::string> rejected;
     const bool with_cudnn = wanted != CudnnWanted::none;
     for (const auto& tk : toolkits) {
@@ -133,12 +135,12 @@ Found search(Catalog& catalog, const Spec& spec, const std::vector<Option>& tool
         for (const auto& cd : cds) {
             const Manifest* cm = with_cudnn && !cd.installed ? &catalog.manifest("cudnn", cd.version) : nullptr;
             auto cudnn = with_cudnn ? std::optional<Version>(cd.version) : std::nullopt;
-            auto why = judge({cuda, cudnn, tm, cm, platforms, components});
+            auto why = judge({cuda, cudnn, tm, cm, platforms, components, runs_here});
             if (why.empty()) return {cuda, tm, cudnn, cm};
             rejected.push_back(cuda.str() + (with_cudnn ? "+" + cd.version.str() : "") + ": " + why);
         }
         if (wanted == CudnnWanted::if_any) {
-            auto why = judge({cuda, std::nullopt, tm, nullptr, platforms, components});
+            auto why = judge({cuda, std::nullopt, tm, nullptr, platforms, components, runs_here});
             if (why.empty()) return {cuda, tm, std::nullopt, nullptr};
             rejected.push_back(cuda.str() + "+none: " + why);
         }
@@ -173,18 +175,21 @@ ArchiveJob job_for(const std::string& product, const std::string& key, const Com
 
 }  // namespace
 
-Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms) {
-    auto toolkits = mirror_options(catalog, "cuda", spec.cuda);
+Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms,
+                   const RunsHere& runs_here) {
+    auto toolkits = mirror_options(catalog, "cuda", spec.cuda, runs_here.releases);
     // Without +<cudnn>, the newest cuDNN built for the major, else none (what
     // activation would take: `list` shows such a toolkit as <release>+none).
     auto wanted = spec.cudnn_kind == Spec::Cudnn::none      ? CudnnWanted::none
                   : spec.cudnn_kind == Spec::Cudnn::version ? CudnnWanted::required
                                                             : CudnnWanted::if_any;
+    std::optional<std::vector<Option>> cudnn_releases;  // judged once, however many toolkits are tried
     auto cudnns = [&](int) {
         if (wanted == CudnnWanted::if_any && catalog.releases("cudnn").empty()) return std::vector<Option>{};
-        return mirror_options(catalog, "cudnn", spec.cudnn);
+        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here.releases);
+        return *cudnn_releases;
     };
-    auto found = search(catalog, spec, toolkits, wanted, cudnns, platforms, {});
+    auto found = search(catalog, spec, toolkits, wanted, cudnns, platforms, {}, runs_here.pair);
     Resolution r{found.cuda_manifest, {}, found.cudnn_manifest};
     for (const auto& p : platforms)
         for (const auto& key : default_cuda_components(*r.cuda, p))
@@ -194,7 +199,7 @@ Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::st
 }
 
 Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vector<std::string>& components,
-               const std::string& platform, const ReleaseFilter& runs_here) {
+               const std::string& platform, const RunsHere& runs_here) {
     Plan plan;
     plan.platform = platform;
     plan.mirror = catalog.location();
@@ -206,17 +211,17 @@ Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vect
         }
     bool keep_toolkit = have && (!have->managed || components.empty());
     std::vector<Option> toolkits = have ? std::vector<Option>{{have->version, keep_toolkit}}
-                                        : mirror_options(catalog, "cuda", spec.cuda, runs_here);
+                                        : mirror_options(catalog, "cuda", spec.cuda, runs_here.releases);
     bool with_cudnn = spec.cudnn_kind == Spec::Cudnn::version;
     std::optional<std::vector<Option>> cudnn_releases;  // judged once, however many toolkits are tried
     auto cudnns_for = [&](int major) -> std::vector<Option> {
         for (const auto& c : store.cudnns())
             if (c.version.matches(spec.cudnn) && c.cuda_major == major) return {{c.version, true}};
-        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here);
+        if (!cudnn_releases) cudnn_releases = mirror_options(catalog, "cudnn", spec.cudnn, runs_here.releases);
         return *cudnn_releases;
     };
     auto found = search(catalog, spec, toolkits, with_cudnn ? CudnnWanted::required : CudnnWanted::none, cudnns_for,
-                        {platform}, components);
+                        {platform}, components, runs_here.pair);
 
     if (keep_toolkit) {
         plan.notes.push_back("CUDA " + found.cuda.str() + " is already installed in " + fsx::to_utf8(have->path));

@@ -90,13 +90,16 @@ struct Candidate {
     const Manifest* cudnn_manifest = nullptr;
     std::vector<std::string> platforms;
     std::vector<std::string> components;  // asked for (--components); empty = the default set
+    // "" when the pair runs on the machine judged for, else why not (gpu/pair_code's judge_pair,
+    // through InstallOptions::pair_runs_here); unset: not judged.
+    std::function<std::string(const Version& cuda, const std::optional<Version>& cudnn)> runs_here;
 };
 
-// THE step where candidate pairs are judged, and the one place to add a
-// judgement (such as whether the pair runs on this machine's GPUs): "" when
-// the candidate fits, else why not. Today: the CUDA release has archives for
-// every platform and every component asked for; the cuDNN release has a
-// build for this CUDA major on every platform.
+// THE step where candidate pairs are judged: "" when the candidate fits,
+// else why not. The CUDA release has archives for every platform and every
+// component asked for; the cuDNN release has a build for this CUDA major on
+// every platform; and the pair runs on the machine judged for (its GPUs and
+// driver: Candidate::runs_here, the one judgement of gpu/pair_code).
 std::string judge(const Candidate& c);
 
 // What a spec resolves to on the mirror alone (`cudaenv lock`): the newest
@@ -106,20 +109,28 @@ struct Resolution {
     std::vector<std::string> components;  // the default set, over every platform
     const Manifest* cudnn = nullptr;      // nullptr: no cuDNN
 };
-Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms);
-
+// A pair's verdict on the machine judged for: "" when it runs (Candidate::runs_here).
+using PairFilter = std::function<std::string(const Version& cuda, const std::optional<Version>& cudnn)>;
 // Leaves out of a product's releases ("cuda", "cudnn"; newest first) those
-// matching `wanted` that cannot run on this machine's GPUs, or throws naming
-// the ones that would (gpu/install_choice; InstallOptions::runs_here).
+// matching `wanted` that cannot run on this machine, or throws naming the
+// ones that would (gpu/install_choice; InstallOptions::runs_here).
 using ReleaseFilter =
     std::function<void(const std::string& product, std::vector<Version>& releases, const Version& wanted)>;
+// Both judgements of a machine (unset: every release and pair may be taken).
+struct RunsHere {
+    ReleaseFilter releases;
+    PairFilter pair;
+};
+
+Resolution resolve(Catalog& catalog, const Spec& spec, const std::vector<std::string>& platforms,
+                   const RunsHere& runs_here = {});
 
 // `cudaenv install <spec>`: an installed toolkit that matches is used (only
 // missing components are added), else the newest release the mirror has
 // that `runs_here` keeps (unset: every release); with +<cudnn> the cuDNN
 // built for that CUDA major, and the pin.
 Plan plan_spec(Store& store, Catalog& catalog, const Spec& spec, const std::vector<std::string>& components,
-               const std::string& platform, const ReleaseFilter& runs_here = {});
+               const std::string& platform, const RunsHere& runs_here = {});
 
 // `cudaenv install <archive>...`: archives of this platform, grouped into
 // toolkits by release (a redistrib_*.json next to them names it) and cuDNNs.

@@ -54,7 +54,7 @@ LockFile relock(Store& store, const Project& project, const std::optional<LockFi
         lock = lock_adopted(store, spec);
     } else {
         Catalog catalog(source.for_lock(old));
-        lock = lock_from_mirror(catalog, spec, kept_platforms(old));
+        lock = lock_from_mirror(catalog, spec, kept_platforms(old), opts.runs_here);
         // As written: a folder relative to the lock's stays so.
         lock.mirror = !opts.mirror.empty()           ? lock_mirror_text(opts.mirror, cwd, project.lock_path)
                       : old && !old->mirror.empty() ? old->mirror
@@ -118,6 +118,11 @@ bool sync_project(Store& store, const fs::path& cwd, const SyncOptions& opts, st
         verify_adopted(store, *lock, name);
     } else {
         auto plan = plan_lock(store, *lock, host, name);
+        // The lock's pair and what it says it needs, against this machine, before any download.
+        if (!plan.nothing_to_fetch() && opts.lock_runs_here)
+            if (auto why = opts.lock_runs_here(*lock); !why.empty())
+                throw Error(name + " locks " + lock->pair + ", which cannot run here: " + why,
+                            "`cudaenv sync --force` installs it anyway (for another machine: --gpu, --driver)");
         if (opts.dry_run) {
             plan.mirror = opts.mirror.empty() ? lock->mirror_location(project.lock_path) : opts.mirror;
             print_plan(plan, out);

@@ -6,6 +6,7 @@
 // nothing to do from these (commands/install_forward.cpp), so it starts
 // cudaenv-install (and its dozens of shared libraries) only when there is work.
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -31,6 +32,11 @@ struct SyncOptions {
     // --store-only (with --frozen or --locked): the store is changed, the
     // project is not (no .cudaenv written): CI that must leave its checkout clean.
     bool store_only = false;
+    // The machine judged for (--gpu, --driver; --force), asked only when there
+    // is something to install: `runs_here` for a lock made again, `lock_runs_here`
+    // for the lock's pair and its [requires] ("" when it runs, else why not).
+    RunsHere runs_here;
+    std::function<std::string(const LockFile&)> lock_runs_here;
 };
 
 struct SyncProject {

@@ -1,23 +1,70 @@
 #include "platform/nvidia_driver.hpp"
 
-#include <regex>
-
 #include "util/fs.hpp"
 
 namespace cudaenv::platform {
 
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+bool is_driver_version(std::string_view text) {
+    if (text.empty() || text.size() > 32) return false;
+    int fields = 1, digits = 0;
+    for (char c : text) {
+        if (c == '.') {
+            if (digits == 0 || ++fields > 4) return false;
+            digits = 0;
+        } else if (!digit(c) || ++digits > 9) {
+            return false;
+        }
+    }
+    return digits > 0;
+}
+
+std::string driver_version_at(std::string_view text) {
+    text = text.substr(0, 64);
+    size_t i = 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    size_t end = i;
+    while (end < text.size() && (digit(text[end]) || text[end] == '.')) ++end;
+    // What follows must end the version: a run of digits cut at 64 bytes is no version.
+    if (end == text.size() && text.size() == 64) return {};
+    if (end < text.size() && !blank(text[end]) && text[end] != '|') return {};
+    auto v = text.substr(i, end - i);
+    return is_driver_version(v) ? std::string(v) : std::string();
+}
+
 std::optional<std::string> parse_proc_driver_version(const std::string& text) {
-    static const std::regex re(R"(Kernel Module.*?\s([0-9]+\.[0-9]+(\.[0-9]+)*)(\s|$))");
-    std::smatch m;
-    if (std::regex_search(text, m, re)) return m[1].str();
+    // The version is the first word after "Kernel Module" that is one ("for x86_64" comes between in the open modules').
+    constexpr std::string_view mark = "Kernel Module";
+    auto at = text.find(mark);
+    if (at == std::string::npos) return std::nullopt;
+    auto line_end = text.find('\n', at);
+    std::string_view rest(text.data() + at + mark.size(),
+                          (line_end == std::string::npos ? text.size() : line_end) - at - mark.size());
+    for (int words = 0; words < 8 && !rest.empty(); ++words) {
+        size_t i = 0;
+        while (i < rest.size() && blank(rest[i])) ++i;
+        rest.remove_prefix(i);
+        if (rest.empty()) break;
+        if (auto v = driver_version_at(rest); !v.empty() && v.find('.') != std::string::npos) return v;
+        size_t j = 0;
+        while (j < rest.size() && !blank(rest[j])) ++j;
+        rest.remove_prefix(j);
+    }
     return std::nullopt;
 }
 
 std::optional<std::string> parse_sys_module_version(const std::string& text) {
-    static const std::regex re(R"(^\s*([0-9]+\.[0-9]+(\.[0-9]+)*)\s*$)");
-    std::smatch m;
-    if (std::regex_search(text, m, re)) return m[1].str();
-    return std::nullopt;
+    std::string_view t(text);
+    while (!t.empty() && blank(t.back())) t.remove_suffix(1);
+    while (!t.empty() && blank(t.front())) t.remove_prefix(1);
+    if (t.find('.') == std::string_view::npos || !is_driver_version(t)) return std::nullopt;
+    return std::string(t);
 }
 
 std::optional<std::string> kernel_driver_version() {

@@ -3,11 +3,21 @@
 // process: /proc/driver/nvidia/version, else /sys/module/nvidia/version.
 // Read by the machine's GPU record (gpu/machine), check, doctor, trace and
 // the node key of a shared store's checks (store/node_checks). nvidia-smi's
-// banner is check/driver's.
+// banner is nvidia/driver's. Every text here is scanned with bounded loops,
+// never a backtracking matcher: it comes from the kernel or another program.
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace cudaenv::platform {
+
+// A driver version as `--driver` takes it: 1 to 4 dot-separated fields of
+// 1 to 9 digits ("580.159.04", "535.104", "560"), at most 32 characters.
+bool is_driver_version(std::string_view text);
+// The driver version that starts `text` after any blanks, ending at a blank,
+// '|' or the end: "" when there is none or it is not one (too long, empty
+// fields). Reads at most 64 bytes of `text`.
+std::string driver_version_at(std::string_view text);
 
 // "580.159.04" from /proc/driver/nvidia/version's text: "NVRM version: NVIDIA
 // UNIX x86_64 Kernel Module  580.159.04 ..." or, for the open modules, "...

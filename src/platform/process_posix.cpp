@@ -101,18 +101,18 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     int open_fds = 2;
     auto deadline = start + timeout;
     char chunk[65536];
-    while (open_fds > 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            r.timed_out = true;
-            break;
-        }
-        int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
-        if (n < 0 && errno != EINTR) break;
+    int status = 0;
+    bool reaped = false;
+    // Reads what is there; returns false once both pipes are closed.
+    auto read_ready = [&](int wait_ms) {
+        int n = ::poll(fds, 2, wait_ms);
+        if (n <= 0) return n < 0 && errno == EINTR;
+        bool any = false;
         for (int i = 0; i < 2; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             ssize_t got = ::read(fds[i].fd, chunk, sizeof chunk);
             if (got > 0) {
+                any = true;
                 if (bufs[i]->size() < output_cap) bufs[i]->append(chunk, static_cast<size_t>(got));
             } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
                 ::close(fds[i].fd);
@@ -120,13 +120,32 @@ ProcessResult run_process(const std::vector<std::string>& argv,
                 --open_fds;
             }
         }
+        return any;
+    };
+    while (open_fds > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            r.timed_out = true;
+            break;
+        }
+        // Short waits, so that the child's exit is seen though a process it
+        // started still holds its stdout (reading stops with the child, not with EOF).
+        read_ready(static_cast<int>(std::min<long long>(left.count(), 50)));
+        if (open_fds == 0) break;
+        pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) {
+            reaped = true;
+            // What the child wrote before it ended is in the pipes now: take it, then stop.
+            for (int rounds = 0; open_fds > 0 && rounds < 1024 && read_ready(0); ++rounds) {
+            }
+            break;
+        }
     }
     if (r.timed_out) ::kill(-pid, SIGKILL);
     for (auto& f : fds)
         if (f.fd >= 0) ::close(f.fd);
-    int status = 0;
     // Output closed but the child may still run (it closed its stdout): wait up to the deadline.
-    while (true) {
+    while (!reaped) {
         pid_t w = ::waitpid(pid, &status, r.timed_out ? 0 : WNOHANG);
         if (w == pid) break;
         if (w < 0 && errno != EINTR) break;

@@ -56,6 +56,7 @@ public:
     static fs::path machine_cache_file(const fs::path& root) { return root / "cache" / "machine.txt"; }
     // Visual Studio's toolsets and the environment each gives (store/msvc).
     fs::path msvc_cache_file() const { return cache_dir() / "msvc.txt"; }
+    fs::path conv_choice_file() const { return cache_dir() / "conv_choice.txt"; }
     // Not "store.lock": that name is the system store's O_EXCL lock (store/excl_lock).
     fs::path lock_file() const { return root_ / "config.lock"; }
 

@@ -5,8 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "check/compat.hpp"
-#include "check/driver.hpp"
+#include "nvidia/compat.hpp"
+#include "nvidia/driver_support.hpp"
+#include "nvidia/forward_compat.hpp"
 #include "core/cudalibs.hpp"
 #include "core/pairs.hpp"
 #include "platform/platform.hpp"
@@ -275,8 +276,13 @@ Report analyse(const Records& records, const Input& input) {
         if (lib.version.empty() && lib.origin.version) lib.version = lib.origin.version->str();
         if (lib.version.empty()) lib.version = cudalibs::version_from_file_name(lib.name, false);
         if (lib.origin.kind == origin::Kind::driver && cudalibs::is_linux_lib(lib.name, cudalibs::linux_driver)) {
+            // A user-mode driver of another version than the kernel's: the cuda-compat libraries.
             auto v = cudalibs::version_from_file_name(base_name(lib.real_path), true);
-            if (!v.empty()) rep.driver_version = v;
+            if (!v.empty() && !rep.driver_version.empty() && nvidia::compare_driver(v, rep.driver_version) != 0 &&
+                rep.compat_library.empty()) {
+                rep.compat_library = lib.real_path;
+                rep.compat_version = v;
+            }
         }
         const Process* proc = nullptr;
         for (const auto& pr : rep.processes)
@@ -314,23 +320,29 @@ Report analyse(const Records& records, const Input& input) {
         }
     }
 
-    // A CUDA runtime newer than the driver supports.
-    if (!rep.driver_version.empty()) {
-        const auto& compat = check::Compat::get();
+    // Forward compatibility: which libcuda ran, over which kernel driver.
+    std::string effective = rep.driver_version;
+    if (!rep.compat_library.empty()) {
+        if (nvidia::compare_driver(rep.compat_version, rep.driver_version) > 0) {
+            effective = rep.compat_version;
+            rep.notes.push_back("forward compatibility: libcuda.so.1 is the cuda-compat library " + rep.compat_version + " (" +
+                                rep.compat_library + "), over the kernel driver " + rep.driver_version);
+        } else {
+            rep.warnings.push_back("libcuda.so.1 is " + rep.compat_version + " (" + rep.compat_library +
+                                   "), not newer than the kernel driver " + rep.driver_version + ": CUDA fails with " +
+                                   nvidia::error_803 + "; take it off the library path");
+        }
+    }
+    // A CUDA runtime newer than the driver supports (nvidia/driver_support decides).
+    if (!effective.empty()) {
         for (const auto& lib : rep.libraries) {
             if (lib.name.find("cudart") == std::string::npos) continue;
             auto v = parse_version(lib.version);
             if (!v || v->parts().size() < 2) continue;
-            std::string need;
-            if (const auto* rel = compat.cuda_release(v->prefix(2)))
-                need = rel->min_driver(platform::is_windows);
-            if (need.empty())
-                if (const auto* fam = compat.cuda_family(v->major()))
-                    need = fam->minor_compat_driver(platform::is_windows);
-            if (!need.empty() && check::compare_driver(rep.driver_version, need) < 0)
-                rep.warnings.push_back(lib.name + " is CUDA " + v->prefix(2).str() + ", which needs driver " + need +
-                                       " or newer; the driver is " + rep.driver_version +
-                                       ": CUDA calls will fail with cudaErrorInsufficientDriver; update the driver or use "
+            auto j = nvidia::judge_driver(effective, *v, platform::is_windows);
+            if (j.fit == nvidia::DriverFit::too_old)
+                rep.warnings.push_back(lib.name + " is CUDA " + v->prefix(2).str() + ": " + j.why +
+                                       "; CUDA calls fail with cudaErrorInsufficientDriver; update the driver or use "
                                        "an older pair");
         }
     }
@@ -398,6 +410,7 @@ std::string render_text(const Report& rep, int exit_code, const std::string& sig
     out += "verdict: " + str::visible(rep.verdict) + "\n";
     for (const auto& p : rep.problems) out += "  - " + str::visible(p) + "\n";
     for (const auto& w : rep.warnings) out += "warning: " + str::visible(w) + "\n";
+    for (const auto& n : rep.notes) out += "note: " + str::visible(n) + "\n";
     return out;
 }
 
@@ -429,7 +442,8 @@ nlohmann::json to_json(const Report& rep, int exit_code, const std::string& sign
             {"driver_version", rep.driver_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(rep.driver_version)},
             {"processes", procs},
             {"libraries", libs},
-            {"verdict", {{"mismatch", rep.mismatch}, {"summary", rep.verdict}, {"problems", rep.problems}, {"warnings", rep.warnings}}}};
+            {"verdict", {{"mismatch", rep.mismatch}, {"summary", rep.verdict}, {"problems", rep.problems}, {"warnings", rep.warnings}, {"notes", rep.notes}}},
+            {"compat_library", rep.compat_library.empty() ? nlohmann::json(nullptr) : nlohmann::json(rep.compat_library)}};
 }
 
 }  // namespace cudaenv::trace

@@ -49,9 +49,11 @@ struct Report {
     std::string spec;                 // the traced pair; "system" for none
     std::vector<Process> processes;
     std::vector<Library> libraries;
-    std::string driver_version;       // "" unknown
+    std::string driver_version;       // the kernel driver's (NVML, /proc): "" unknown
+    std::string compat_library;       // a loaded libcuda of another version: the cuda-compat library's path
+    std::string compat_version;       // and its version ("560.35.05")
     std::string verdict;              // one line
-    std::vector<std::string> problems, warnings;
+    std::vector<std::string> problems, warnings, notes;
     bool mismatch = false;
 };
 
@@ -59,7 +61,9 @@ struct Input {
     std::string spec;                         // "system" when no pair
     std::optional<origin::PairDirs> pair;
     std::vector<origin::PairDirs> others;
-    std::string driver_version;               // from the system, "" unknown (a loaded libcuda's name wins)
+    // The kernel driver's version (/proc, /sys), never a loaded libcuda's file
+    // name: with the cuda-compat libraries that name is theirs. "" unknown.
+    std::string driver_version;
 };
 Report analyse(const Records& records, const Input& input);
 

@@ -95,9 +95,8 @@ TableText listing_table(const Listing& listing) {
     for (const auto& r : listing.rows) {
         const auto j = row_json(r, listing.machine);
         t.rows.push_back(row_cells(j));
-        // Why a pair is not native, one line each.
-        const auto runs = cell(j, "/gpu/runs"_json_pointer);
-        if (runs == "JIT" || runs == "no")
+        // Why a pair is not native (or rests on an unconfirmed row), one line each.
+        if (r.gpu && listing.machine && r.gpu->notable())
             t.notes.push_back(cell(j, "/spec"_json_pointer) + ": " + cell(j, "/gpu/summary"_json_pointer));
     }
     for (const auto& c : listing.loose) {

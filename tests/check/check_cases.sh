@@ -324,10 +324,12 @@ driver_old)
     setup12
     FAKECUDA_DRIVER_VERSION=11040 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
     step_is "$OUT" gpu .status fail
-    has "$(step "$OUT" gpu .summary)" "supports CUDA 11.4, older than this toolkit's CUDA 12.6"
+    # The words every command gives (nvidia/driver_support), from the driver's own CUDA version.
+    has "$(step "$OUT" gpu .summary)" "the driver runs CUDA up to 11.4; 12.6 needs >= 525.60.13"
+    step_is "$OUT" gpu .details.driver_fit "too old"
     FAKECUDA_DRIVER_VERSION=12020 run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
     step_is "$OUT" gpu .status warn
-    has "$(step "$OUT" gpu .summary)" "minor-version compatibility (driver >= 525.60.13)"
+    has "$(step "$OUT" gpu .summary)" "the driver runs CUDA up to 12.2; 12.6 runs through minor-version compatibility"
     ;;
 no_tensor_cores)
     setup11

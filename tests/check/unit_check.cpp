@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
 #include "check/conv_support.hpp"
-#include "check/driver.hpp"
+#include "nvidia/driver.hpp"
 #include "check/doctor.hpp"
 #include "check/names.hpp"
 #include "check/probe.hpp"
@@ -22,6 +22,7 @@
 
 using namespace cudaenv;
 using namespace cudaenv::check;
+using namespace cudaenv::nvidia;
 
 TEST_CASE("cudnn_status_name maps cuDNN 8 and 9 numbering") {
     CHECK(cudnn_status_name(8, 0) == "CUDNN_STATUS_SUCCESS");
@@ -66,17 +67,19 @@ TEST_CASE("the embedded compatibility table") {
     REQUIRE(embedded::find("compat.toml"));
     const auto& c = Compat::get();
     REQUIRE(c.cuda_family(12));
-    CHECK(c.cuda_family(12)->minor_compat_driver_linux == "525.60.13");
     CHECK(c.cuda_family(12)->cc_min == *Version::parse("5.0"));
-    CHECK(c.cuda_family(13)->minor_compat_driver_windows.empty());  // [U]: left out
-    REQUIRE(c.cuda_release(*Version::parse("11.8.89")));
-    CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver_linux == "520.61.05");
-    // The driver floors by OS, as check, doctor and trace pick them.
-    CHECK(c.cuda_family(12)->minor_compat_driver(false) == "525.60.13");
-    CHECK(c.cuda_family(12)->minor_compat_driver(true) == "527.41");
-    CHECK(c.cuda_family(13)->minor_compat_driver(true).empty());
-    CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver(false) == "520.61.05");
-    CHECK(c.cuda_release(*Version::parse("11.8.89"))->min_driver(true) == "520.06");
+    // The drivers (drivers.toml): floors by major and OS, each release's own minimum.
+    const auto& d = Drivers::get();
+    REQUIRE(d.floor(12));
+    CHECK(d.floor(12)->on(false) == "525.60.13");
+    CHECK(d.floor(12)->on(true) == "527.41");
+    CHECK(d.floor(13)->on(true).empty());  // not confirmed: left out
+    REQUIRE(d.release(*Version::parse("11.8.89")));
+    CHECK(d.release(*Version::parse("11.8.89"))->on(false) == "520.61.05");
+    CHECK(d.release(*Version::parse("11.8.89"))->on(true) == "520.06");
+    CHECK(d.release(*Version::parse("12.6"))->on(false) == "560.28.03");    // a major.minor is its GA
+    CHECK(d.release(*Version::parse("12.6.3"))->on(false) == "560.35.05");
+    CHECK(d.release(*Version::parse("13.2")) == nullptr);                    // no row: its major's floor decides
     auto s = c.cudnn(*Version::parse("8.9.7"));
     REQUIRE(s.row);
     CHECK(s.exact);

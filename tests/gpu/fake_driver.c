@@ -1,6 +1,6 @@
 /* Test-only stand-ins for the NVIDIA driver's libcuda.so.1 and
  * libnvidia-ml.so.1: the few driver API and NVML calls `cudaenv-probe __gpus`
- * makes (check/probe_gpus.cpp), answered from the environment:
+ * makes (nvidia/probe_gpus.cpp), answered from the environment:
  *   FAKEDRV_GPUS     "8.6:Fake RTX,6.1:NVIDIA GeForce GTX 1080" (none: cuInit says 100, no device)
  *   FAKEDRV_CUDA     cuDriverGetVersion's value (default 12020)
  *   FAKEDRV_VERSION  nvmlSystemGetDriverVersion's text (unset: NVML fails)

@@ -342,8 +342,12 @@ class Overrides(Base):
                          {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "native"})
         self.assertTrue(turing["machine"]["override"])
         blackwell = json.loads(self.run_cli("list", "--json", "--gpu", "sm_120").stdout)
+        # CUDA 12.6 reaches Blackwell only through PTX compute_90, and cuDNN 9.10's
+        # support matrix gives it Blackwell only with CUDA 12.8 and later.
         self.assertEqual({x["spec"]: x["gpu"]["runs"] for x in blackwell["pairs"]},
-                         {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "JIT"})  # CUDA 12.6: PTX compute_90 only
+                         {"13.0.2+9.11.0": "native", "12.6.3+9.10.2": "no"})
+        summary = {x["spec"]: x["gpu"]["summary"] for x in blackwell["pairs"]}["12.6.3+9.10.2"]
+        self.assertIn("cuDNN 9.10 for CUDA 12.6 supports compute capability 5.0-9.0, not 12.0", summary)
 
     def test_cuda_118_on_blackwell_runs_only_through_jit(self):
         mirror_with(self.mirror, {"11.8.0": sample_mirror.CUDA["11.8.0"]}, {"8.9.7": sample_mirror.CUDNN["8.9.7"]})
@@ -426,6 +430,130 @@ class Machine(Base):
         out = self.run_cli("inspect", lib, env=dict(self.env, LD_LIBRARY_PATH=DRIVER)).stdout
         self.assertIn("machine: no GPU known (cuInit failed with CUresult 100 (no CUDA-capable device))", out)
         self.assertRegex(out, r"libx\.so\s+sm_80\s+-\s+\?")
+
+
+class Compat(Base):
+    """Forward compatibility on activation: the cuda-compat libraries first on
+    LD_LIBRARY_PATH only for a driver too old and a data-centre GPU (fake
+    driver libraries name the GPU and the driver, as NVML and the driver API do)."""
+
+    def setUp(self):
+        super().setUp()
+        mirror = mirror_with(os.path.join(self.tmp, "mirror"), {"12.6.3": sample_mirror.CUDA["12.6.3"]}, {})
+        self.run_cli("install", "12.6+none", "--mirror", mirror, "--quiet", "--force")
+        self.compat = os.path.join(self.root, "toolkits", "12.6.3", "compat")
+        os.makedirs(self.compat)
+        with open(os.path.join(self.compat, "libcuda.so.560.35.05"), "w") as f:
+            f.write("compat\n")
+        os.symlink("libcuda.so.560.35.05", os.path.join(self.compat, "libcuda.so.1"))
+
+    def machine(self, gpu):
+        """The machine's record for this boot, from the fake driver: `gpu` and driver 470.256.02 (CUDA 11.4)."""
+        # The install above asked the machine without the fake driver: ask again.
+        os.remove(os.path.join(self.root, "cache", "machine.txt"))
+        env = dict(self.env, LD_LIBRARY_PATH=DRIVER, FAKEDRV_GPUS=gpu, FAKEDRV_VERSION="470.256.02", FAKEDRV_CUDA="11040")
+        lib = craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
+        self.assertIn("driver 470.256.02 (NVML)", self.run_cli("inspect", lib, env=env).stdout)
+
+    def library_path(self):
+        p = self.run_cli("exec", "12.6.3+none", "--", "sh", "-c", 'echo "$LD_LIBRARY_PATH"')
+        return p.stdout.strip().split(os.pathsep), p.stderr
+
+    def test_a_data_centre_gpu_gets_the_compat_libraries_first(self):
+        self.machine("9.0:NVIDIA H100 80GB HBM3")
+        path, err = self.library_path()
+        self.assertEqual(path[0], self.compat, path)
+        self.assertEqual(err, "")
+        doctor = json.loads(self.run_cli("doctor", "--json", env=dict(self.env, CUDAENV_VERSION="12.6.3+none"),
+                                         ok=False).stdout)
+        fc = {f["topic"]: f for f in doctor["findings"]}["forward_compat"]
+        self.assertEqual(fc["details"]["choice"], "use", fc)
+        self.assertIn("560.35.05", fc["summary"])
+
+    def test_a_geforce_is_refused_with_804(self):
+        self.machine("8.9:NVIDIA GeForce RTX 4090")
+        path, err = self.library_path()
+        self.assertNotIn(self.compat, path)
+        self.assertEqual(err.count("cudaenv: warning: this pair cannot run with this driver"), 1, err)
+        self.assertIn("error 804", err)
+        self.assertIn("driver 470.256.02 runs CUDA up to 11.4; 12.6 needs >= 525.60.13", err)
+
+
+class Smi(Base):
+    """A fake nvidia-smi on PATH (no driver library answers here): hung, exiting
+    while a child it started holds its stdout, and printing a 2 MB line."""
+
+    def smi(self, script):
+        bindir = os.path.join(self.tmp, "bin")
+        os.makedirs(bindir, exist_ok=True)
+        path = os.path.join(bindir, "nvidia-smi")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + script)
+        os.chmod(path, 0o755)
+        # No driver library: the driver's version is nvidia-smi's to tell.
+        return dict(self.env, PATH=bindir + os.pathsep + self.env["PATH"], LD_LIBRARY_PATH=DRIVER)
+
+    def timed_inspect(self, lib, env):
+        import time
+        start = time.monotonic()
+        p = self.run_cli("inspect", lib, env=env)
+        return p, time.monotonic() - start
+
+    def lib(self):
+        return craft.into_elf(craft.fatbin([craft.entry(craft.ELF_KIND, 80)]), os.path.join(self.tmp, "libx.so"))
+
+    def test_hung_nvidia_smi_is_waited_for_once(self):
+        lib, env = self.lib(), self.smi("exec sleep 120\n")
+        first, took = self.timed_inspect(lib, env)
+        self.assertIn("nvidia-smi did not answer in 10 s", first.stdout)
+        self.assertLess(took, 60)
+        # Kept for a few minutes in the boot's record: not waited for on every command.
+        again, took = self.timed_inspect(lib, env)
+        self.assertLess(took, 5, "the timed-out answer was not kept")
+        self.assertIn("nvidia-smi did not answer", again.stdout)
+
+    def test_a_child_holding_stdout_does_not_keep_it_waiting(self):
+        lib = self.lib()
+        env = self.smi("echo '| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |'\n"
+                       "(sleep 120) &\nexit 0\n")
+        p, took = self.timed_inspect(lib, env)
+        self.assertLess(took, 8, "reading went on after nvidia-smi ended")
+        self.assertIn("driver 535.104.05 (nvidia-smi), CUDA 12.2", p.stdout)
+
+    def test_a_2mb_version_line_is_no_version(self):
+        lib = self.lib()
+        env = self.smi("printf '| Driver Version: '\nhead -c 2097152 /dev/zero | tr '\\0' 9\n"
+                       "printf '   CUDA Version: 12.2 |\\n'\n")
+        p = self.run_cli("inspect", lib, env=env)
+        self.assertIn("no NVIDIA driver found", p.stdout)
+        # A bad --driver is refused the same way.
+        bad = self.run_cli("list", "--driver", "9" * 40, ok=False)
+        self.assertIn("is not a driver version", bad.stderr)
+
+
+class Inputs(Base):
+    """`inspect --json` reports every file, one that is no ELF or PE file as such."""
+
+    def test_files_that_are_no_binary(self):
+        text = os.path.join(self.tmp, "notes.txt")
+        with open(text, "w") as f:
+            f.write("not a library\n")
+        folder = os.path.join(self.tmp, "junk")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "libjunk.so"), "wb") as f:
+            f.write(b"\0" * 100)
+        fifo = os.path.join(self.tmp, "pipe")
+        os.mkfifo(fifo)
+        for path in (text, os.devnull, folder, fifo):
+            with self.subTest(path=path):
+                p = self.run_cli("inspect", path, "--json", "--gpu", "sm_90", ok=False)
+                self.assertEqual(p.returncode, 1, p.stderr)  # a file that could not be read as a binary
+                self.assertNotIn("basic_string", p.stderr)
+                out = json.loads(p.stdout)
+                self.assertTrue(out["files"], out)
+                for f in out["files"]:
+                    self.assertEqual(f["format"], "other", f)
+                    self.assertTrue(f["problem"], f)
 
 
 if __name__ == "__main__":

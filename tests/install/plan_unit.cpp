@@ -96,9 +96,27 @@ TEST_CASE("judge and resolve: a pair that cannot exist fails before anything is 
     }
     SUBCASE("judge() names the missing component") {
         const auto& m = catalog.manifest("cuda", *Version::parse("12.6.3"));
-        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {"cuda_nope"}})
+        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {"cuda_nope"}, {}})
                   .starts_with("CUDA 12.6.3 has no component 'cuda_nope' for linux-x86_64"));
-        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {}}).empty());
+        CHECK(judge({*Version::parse("12.6.3"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {}, {}}).empty());
+    }
+    SUBCASE("judge() asks whether the pair runs on the machine, and the search takes the next that does") {
+        // The machine's judgement (commands: gpu/pair_code's judge_pair) refuses 13.0.2 here.
+        RunsHere here;
+        here.pair = [](const Version& cuda, const std::optional<Version>& cudnn) {
+            if (cuda.major() == 13) return std::string("driver 535.104.05 runs CUDA up to 12.2; 13.0 needs >= 580.65.06");
+            if (cudnn && cudnn->matches(*Version::parse("9.13"))) return std::string("sm_61: cuDNN 9.13 needs 7.5");
+            return std::string();
+        };
+        const auto& m = catalog.manifest("cuda", *Version::parse("13.0.2"));
+        CHECK(judge({*Version::parse("13.0.2"), std::nullopt, &m, nullptr, {"linux-x86_64"}, {}, here.pair}) ==
+              "cannot run here: driver 535.104.05 runs CUDA up to 12.2; 13.0 needs >= 580.65.06");
+        // The newest cuDNN 9 for CUDA 12 is refused: the next one is taken.
+        auto r = resolve(catalog, *Spec::parse("12.6+9"), {"linux-x86_64"}, here);
+        REQUIRE(r.cudnn);
+        CHECK(r.cudnn->release_label == "9.8.0");
+        CHECK_THROWS_WITH_AS(resolve(catalog, *Spec::parse("13.0"), {"linux-x86_64"}, here),
+                             doctest::Contains("13.0.2+9.13.0: cannot run here: driver 535.104.05"), Error);
     }
 }
 

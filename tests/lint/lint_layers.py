@@ -1,21 +1,32 @@
 #!/usr/bin/env python3
-"""Keeps the house's floors (issue 27.1): no include runs up a floor, and no
-folder's files include each other in a circle.
+"""Keeps the house's floors (issues 27.1 and 36.2): no include runs up a
+floor, no two folders include each other, and no folder's files include each
+other in a circle.
 
     python3 lint_layers.py [--root DIR]
     python3 lint_layers.py --self-test
 
 The rules come from one place, the folder table of ARCHITECTURE.md
 (`| folder | what it is for | may depend on |`): each row `src/<folder>/`
-names in its last cell the folders it may include (words that are not a
-folder of src/, and anything in parentheses, are explanation; "everything
-above" means every src/ folder in the rows above it). A folder may include
+(or a top-level folder of C and C++ sources: `shims/`, `audit/`) names in its
+last cell the folders of src/ it may include; "everything above" means every
+src/ folder in the rows above it. A folder named there may be narrowed by the
+modules in backticks in the parentheses after it: "setup (`exec_policy`, for
+doctor)" allows setup/exec_policy.hpp and nothing else of setup/. Every word
+in backticks there must be a module of that folder (a rule that names no
+module would be a rule nobody checks); the other words in parentheses, and
+words that are not a folder of src/, are explanation. A folder may include
 what the folders it names may include (the rule is transitive), and itself.
 A row `src/<file>` holds for that file of src/.
 
-Checks, over every .cpp, .hpp and .h under src/:
-  layers  each `#include "<folder>/..."` of a file in src/<f>/ names a
-          folder <f>'s row allows (FILE:LINE: the include, and the rule)
+Checks, over every .cpp, .hpp, .h and .c under src/ and the checked top-level
+folders:
+  layers  each `#include "<folder>/..."` of a file names a folder (and, where
+          its rule narrows it, a module) the file's row allows (FILE:LINE:
+          the include, and the rule)
+  rules   every module a rule names in backticks exists
+  mutual  no two folders include each other, directly or round a circle,
+          whatever the table says
   cycles  within one folder, no module (x.hpp with x.cpp, x_posix.cpp and
           x_win32.cpp) reaches itself again through its includes
   table   every folder of src/ has a row
@@ -28,44 +39,83 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
-ROW = re.compile(r"^\|\s*`src/([^`]+)`\s*\|(.*)\|\s*$")
+ROW = re.compile(r"^\|\s*`((?:src/)?[^`]+)`\s*\|(.*)\|\s*$")
+TOP_LEVEL = ("shims", "audit")  # folders of sources outside src/ that the table rules
+EXTS = (".cpp", ".hpp", ".h", ".c")
+ALL = None  # a rule that allows every module of a folder
 
 
-def table_rules(arch_text, folders):
-    """{folder or file: set of folders it names}, from the folder table."""
+def modules_of(src, folder):
+    """The module names of src/<folder>/ (file stems, _posix/_win32 folded, subfolders as sub/stem)."""
+    out = set()
+    for rel, _ in sources(os.path.join(src, folder)):
+        out.add(re.sub(r"_(posix|win32)$", "", os.path.splitext(rel)[0]))
+    return out
+
+
+def parse_cell(cell, folders, order, src, where, findings):
+    """{folder: set of modules, or ALL} from one `may depend on` cell."""
+    deps = {}
+    if "everything above" in cell:
+        for f in order:
+            if f in folders:
+                deps[f] = ALL
+    # Each word, with the parenthesis right after it (if any).
+    for m in re.finditer(r"([a-z_]+)\s*(\(((?:[^()]|\([^()]*\))*)\))?", cell):
+        word, paren = m.group(1), m.group(3)
+        if paren is not None and m.start(1) > 0 and cell[m.start(1) - 1] == "`":
+            continue
+        if word not in folders:
+            continue
+        named = re.findall(r"`([^`]+)`", paren or "")
+        if not named:
+            deps[word] = ALL
+            continue
+        mods = modules_of(src, word)
+        narrowed = set()
+        for n in named:
+            if n in mods:
+                narrowed.add(n)
+            else:
+                findings.append(f"ARCHITECTURE.md: the rule of {where} names `{n}`, which is no module of src/{word}/")
+        if deps.get(word, set()) is ALL:
+            continue
+        deps[word] = deps.get(word, set()) | narrowed
+    return deps
+
+
+def table_rules(arch_text, folders, src, findings):
+    """{row name: {folder: modules or ALL}}, from the folder table."""
     rules, order = {}, []
     for line in arch_text.splitlines():
         m = ROW.match(line)
         if not m:
             continue
         name = m.group(1).rstrip("/")
-        deps_cell = m.group(2).split("|")[-1]
-        # Explanations in parentheses may name folders too ("gpu (`pair_needs` ...)"): drop them.
-        while True:
-            stripped = re.sub(r"\([^()]*\)", "", deps_cell)
-            if stripped == deps_cell:
-                break
-            deps_cell = stripped
-        if "everything above" in deps_cell:
-            deps = {f for f in order if f in folders}
-        else:
-            deps = {w for w in re.findall(r"[a-z_]+", deps_cell) if w in folders}
-        rules[name] = deps
+        if name.startswith("src/"):
+            name = name[4:]
+        elif name not in TOP_LEVEL:
+            continue
+        where = f"`{m.group(1)}`"
+        rules[name] = parse_cell(m.group(2).split("|")[-1], folders, order, src, where, findings)
         order.append(name)
     return rules
 
 
 def allowed(rules, name):
-    """What `name` may include: its rule's folders, and theirs, and itself."""
-    seen, todo = set(), [name]
+    """What `name` may include: {folder: modules or ALL}, its rule's and theirs (transitively), and itself."""
+    out, todo = {name: ALL}, [name]
     while todo:
         n = todo.pop()
-        for d in rules.get(n, ()):
-            if d not in seen:
-                seen.add(d)
+        for d, mods in rules.get(n, {}).items():
+            have = out.get(d, set())
+            if have is ALL:
+                continue
+            new = ALL if mods is ALL else have | mods
+            if new != have or d not in out:
+                out[d] = new
                 todo.append(d)
-    seen.add(name)
-    return seen
+    return out
 
 
 def module_of(rel):
@@ -77,24 +127,37 @@ def module_of(rel):
 def sources(src):
     for dirpath, _, files in os.walk(src):
         for f in sorted(files):
-            if f.endswith((".cpp", ".hpp", ".h")):
+            if f.endswith(EXTS):
                 path = os.path.join(dirpath, f)
                 yield os.path.relpath(path, src).replace(os.sep, "/"), path
+
+
+def rule_text(deps):
+    parts = []
+    for d in sorted(deps):
+        parts.append(d if deps[d] is ALL else d + " (" + ", ".join(sorted(deps[d])) + ")")
+    return ", ".join(parts) or "nothing"
 
 
 def check(root):
     src = os.path.join(root, "src")
     folders = {d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d))}
-    with open(os.path.join(root, "ARCHITECTURE.md"), encoding="utf-8") as fh:
-        rules = table_rules(fh.read(), folders)
     findings = []
+    with open(os.path.join(root, "ARCHITECTURE.md"), encoding="utf-8") as fh:
+        rules = table_rules(fh.read(), folders, src, findings)
     for f in sorted(folders - set(rules)):
         findings.append(f"ARCHITECTURE.md: src/{f}/ has no row in the folder table")
-    edges = {}  # folder -> module -> modules of that folder it includes
-    for rel, path in sources(src):
+    files = [(rel, path, f"src/{rel}") for rel, path in sources(src)]
+    for top in TOP_LEVEL:
+        if top in rules and os.path.isdir(os.path.join(root, top)):
+            files += [(f"{top}/{rel}", path, f"{top}/{rel}") for rel, path in sources(os.path.join(root, top))]
+    edges = {}    # folder -> module -> modules of that folder it includes
+    between = {}  # folder -> folder it includes -> first place it does
+    for rel, path, shown in files:
         owner = rel.split("/", 1)[0] if "/" in rel else rel
         with open(path, encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
+        may = allowed(rules, owner) if owner in rules else None
         for n, line in enumerate(lines, 1):
             m = INCLUDE.match(line)
             if not m or "/" not in m.group(1):
@@ -102,19 +165,29 @@ def check(root):
             target = m.group(1).split("/", 1)[0]
             if target not in folders:
                 continue
-            if owner in rules and target not in allowed(rules, owner):
-                rule = ", ".join(sorted(rules[owner])) or "nothing"
-                findings.append(f"src/{rel}:{n}: includes \"{m.group(1)}\", but src/{owner}"
-                                f"{'/' if owner in folders else ''} may depend on {rule} (ARCHITECTURE.md)")
-            if target == owner and owner in folders and module_of(rel) != module_of(m.group(1)):
+            mod = re.sub(r"_(posix|win32)$", "", os.path.splitext(m.group(1).split("/", 1)[1])[0])
+            if may is not None:
+                ok = target in may and (may[target] is ALL or mod in may[target])
+                if not ok:
+                    slash = "/" if owner in folders or owner in TOP_LEVEL else ""
+                    prefix = "" if owner in TOP_LEVEL else "src/"
+                    findings.append(f"{shown}:{n}: includes \"{m.group(1)}\", but {prefix}{owner}{slash}"
+                                    f" may depend on {rule_text(rules[owner])} (ARCHITECTURE.md)")
+            if target != owner:
+                between.setdefault(owner, {}).setdefault(target, f"{shown}:{n}")
+            elif owner in folders and module_of(rel) != module_of(m.group(1)):
                 edges.setdefault(owner, {}).setdefault(module_of(rel), set()).add(module_of(m.group(1)))
+    graph = {a: set(bs) for a, bs in between.items()}
+    for c in cycles(graph):
+        steps = [f"{c[i]} -> {c[i + 1]} ({between[c[i]][c[i + 1]]})" for i in range(len(c) - 1)]
+        findings.append("folders include each other: " + ", ".join(steps))
     for folder in sorted(edges):
         findings += [f"src/{folder}/: include cycle {' -> '.join(c)}" for c in cycles(edges[folder])]
     return findings
 
 
 def cycles(graph):
-    """One cycle per strongly connected part of more than one module (or a self-loop), as a path."""
+    """One cycle per strongly connected part of more than one node (or a self-loop), as a path."""
     index, low, stack, on, out = {}, {}, [], set(), []
     counter = [0]
 
@@ -165,42 +238,69 @@ def path_in(graph, part, start):
     return [start]
 
 
+def plant(root, table, files):
+    with open(os.path.join(root, "ARCHITECTURE.md"), "w") as fh:
+        fh.write("| folder | what it is for | may depend on |\n|---|---|---|\n" + table)
+    for rel, text in files.items():
+        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w") as fh:
+            fh.write(text)
+
+
 def self_test():
-    """A tree with one upward include and one cycle must fail with both; the same tree fixed must pass."""
-    table = ("| folder | what it is for | may depend on |\n|---|---|---|\n"
-             "| `src/low/` | the floor | util (`x`, `y`) |\n"
+    """Planted trees: each finding the checker makes must be made, and a fixed tree must pass."""
+    table = ("| `src/low/` | the floor | util |\n"
              "| `src/util/` | tools | std |\n"
-             "| `src/high/` | above | low (`high` names no `util`) |\n"
-             "| `src/top/` | the top | everything above |\n")
+             "| `src/high/` | above | low (`a`: only it), util |\n"
+             "| `src/top/` | the top | everything above |\n"
+             "| `shims/` | a program | high |\n"
+             "| `audit/` | plain C | libc, util (`u`) |\n")
     files = {
-        "low/a.hpp": '#pragma once\n#include "util/u.hpp"\n',
-        "low/a.cpp": '#include "low/a.hpp"\n#include "low/b.hpp"\n',
-        "low/b.hpp": '#pragma once\n#include "low/a.hpp"\n',
-        "low/c.cpp": '#include "high/h.hpp"\n',
-        "util/u.hpp": "#pragma once\n",
-        "high/h.hpp": '#pragma once\n#include "low/a.hpp"\n#include "util/u.hpp"\n',
-        "top/t.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "cudaenv_version.hpp"\n',
+        "src/low/a.hpp": '#pragma once\n#include "util/u.hpp"\n',
+        "src/low/a.cpp": '#include "low/a.hpp"\n#include "low/b.hpp"\n',
+        "src/low/b.hpp": '#pragma once\n#include "low/a.hpp"\n',
+        "src/low/c.cpp": '#include "high/h.hpp"\n',
+        "src/util/u.hpp": "#pragma once\n",
+        "src/util/v.hpp": "#pragma once\n",
+        "src/high/h.hpp": '#pragma once\n#include "low/a.hpp"\n#include "util/u.hpp"\n',
+        "src/high/h.cpp": '#include "high/h.hpp"\n#include "low/b.hpp"\n',
+        "src/top/t.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "cudaenv_version.hpp"\n',
+        "shims/s.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "top/t.hpp"\n',
+        "audit/x.c": '#include <stdlib.h>\n#include "util/u.hpp"\n#include "util/v.hpp"\n',
     }
     ok = True
-    with tempfile.TemporaryDirectory() as root:
-        with open(os.path.join(root, "ARCHITECTURE.md"), "w") as fh:
-            fh.write(table)
-        for rel, text in files.items():
-            os.makedirs(os.path.join(root, "src", os.path.dirname(rel)), exist_ok=True)
-            with open(os.path.join(root, "src", rel), "w") as fh:
-                fh.write(text)
-        found = check(root)
-        want = ['src/low/c.cpp:1: includes "high/h.hpp", but src/low/ may depend on util (ARCHITECTURE.md)',
-                "src/low/: include cycle a -> b -> a"]
+
+    def expect(what, found, want):
+        nonlocal ok
         if found != want:
-            print("self-test: the planted tree gave:\n  " + "\n  ".join(found) + "\nwanted:\n  " + "\n  ".join(want))
+            print(f"self-test ({what}): the planted tree gave:\n  " + "\n  ".join(found) +
+                  "\nwanted:\n  " + "\n  ".join(want))
             ok = False
-        os.remove(os.path.join(root, "src", "low", "c.cpp"))
-        with open(os.path.join(root, "src", "low", "b.hpp"), "w") as fh:
-            fh.write("#pragma once\n")
-        if check(root):
-            print("self-test: the fixed tree gave:\n  " + "\n  ".join(check(root)))
-            ok = False
+
+    with tempfile.TemporaryDirectory() as root:
+        plant(root, table, files)
+        expect("upward include, narrowed rule, circle", check(root), [
+            'src/high/h.cpp:2: includes "low/b.hpp", but src/high/ may depend on low (a), util (ARCHITECTURE.md)',
+            'src/low/c.cpp:1: includes "high/h.hpp", but src/low/ may depend on util (ARCHITECTURE.md)',
+            'shims/s.cpp:3: includes "top/t.hpp", but shims/ may depend on high (ARCHITECTURE.md)',
+            'audit/x.c:3: includes "util/v.hpp", but audit/ may depend on util (u) (ARCHITECTURE.md)',
+            "folders include each other: high -> low (src/high/h.cpp:2), low -> high (src/low/c.cpp:1)",
+            "src/low/: include cycle a -> b -> a",
+        ])
+        # Two folders whose rules allow each other still may not include each other.
+        plant(root, table.replace("| `src/low/` | the floor | util |", "| `src/low/` | the floor | util, high |"), {})
+        found = [f for f in check(root) if "each other" in f]
+        expect("a circle the table allows", found,
+               ["folders include each other: high -> low (src/high/h.cpp:2), low -> high (src/low/c.cpp:1)"])
+        # A rule naming a module that does not exist is a finding.
+        plant(root, table.replace("low (`a`: only it)", "low (`a`, `nosuch`)"), {})
+        found = [f for f in check(root) if f.startswith("ARCHITECTURE.md")]
+        expect("a rule naming no module", found,
+               ["ARCHITECTURE.md: the rule of `src/high/` names `nosuch`, which is no module of src/low/"])
+        plant(root, table, {"src/low/c.cpp": "\n", "src/low/b.hpp": "#pragma once\n",
+                            "src/high/h.cpp": '#include "high/h.hpp"\n', "shims/s.cpp": '#include "high/h.hpp"\n',
+                            "audit/x.c": '#include "util/u.hpp"\n'})
+        expect("the fixed tree", check(root), [])
     print("self-test: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
 
@@ -208,7 +308,7 @@ def self_test():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=os.path.normpath(os.path.join(HERE, "..", "..")))
-    ap.add_argument("--self-test", action="store_true", help="check the checker on a planted tree")
+    ap.add_argument("--self-test", action="store_true", help="check the checker on planted trees")
     args = ap.parse_args()
     if args.self_test:
         return self_test()

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "check/driver.hpp"
+#include "nvidia/driver.hpp"
 #include "platform/nvidia_driver.hpp"
 #include "gpu/code_cache.hpp"
 #include "gpu/install_choice.hpp"
@@ -55,9 +55,15 @@ std::string fatbin(const std::vector<CraftEntry>& entries) {
     return le(fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(body.size(), 8) + body;
 }
 
+// A cubin's e_flags as ptxas writes them: ELF ABI version 7 (up to CUDA 12)
+// keeps the SM in the low byte, 0x400 64-bit addressing, 0x800 for "a", the
+// virtual SM in bits 16-23; ABI version 8 (Blackwell) the SM in bits 8-15, 0x8 for "a".
+uint32_t v1_flags(uint32_t sm, bool a = false) { return sm | 0x500 | (a ? 0x800 : 0) | (sm << 16); }
+uint32_t v2_flags(uint32_t sm, bool a = false) { return (sm << 8) | (a ? 0x8 : 0) | (sm << 16); }
+
 // A cubin as nvcc writes one: an ELF64 with these section names (".text.<kernel>"
 // for code); the headers only, enough for the reader's look into its name table.
-std::string cubin(const std::vector<std::string>& names) {
+std::string cubin(const std::vector<std::string>& names, uint32_t flags = v1_flags(75), uint8_t abi = 7) {
     std::string table(1, '\0');
     std::vector<uint32_t> at;
     for (const auto& n : names) {
@@ -66,8 +72,8 @@ std::string cubin(const std::vector<std::string>& names) {
     }
     table.resize((table.size() + 7) / 8 * 8, '\0');
     const uint64_t shoff = 64 + table.size(), count = names.size() + 1;
-    std::string elf = std::string("\x7f" "ELF\x02\x01\x01\x33", 8) + le(7, 8) + le(2, 2) + le(190, 2) + le(1, 4) +
-                      le(0, 8) + le(0, 8) + le(shoff, 8) + le(0x500050, 4) + le(64, 2) + le(56, 2) + le(0, 2) +
+    std::string elf = std::string("\x7f" "ELF\x02\x01\x01\x33", 8) + le(abi, 8) + le(2, 2) + le(190, 2) + le(1, 4) +
+                      le(0, 8) + le(0, 8) + le(shoff, 8) + le(flags, 4) + le(64, 2) + le(56, 2) + le(0, 2) +
                       le(64, 2) + le(count, 2) + le(1, 2);
     elf += table + std::string(64, '\0');  // section 0
     for (size_t i = 0; i < names.size(); ++i) {
@@ -144,6 +150,8 @@ TEST_CASE("fatbin entries without kernels: a stub runs anywhere") {
     TempDir t("fatbin-stub");
     const auto stub = cubin({".shstrtab", ".strtab", ".symtab", ".nv.callgraph", ".nv.rel.action"});
     const auto kernel = cubin({".shstrtab", ".strtab", ".symtab", ".nv.info._Z4stepPf", ".text._Z4stepPf"});
+    const auto kernel90 =
+        cubin({".shstrtab", ".strtab", ".symtab", ".nv.info._Z4stepPf", ".text._Z4stepPf"}, v1_flags(90));
     SUBCASE("one uncompressed sm_75 entry with no code section, as CUDA 13's cuFFTW") {
         auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, stub}}));
         CHECK(sass_list(c) == "sm_75");  // listed, as cuobjdump lists it
@@ -159,7 +167,7 @@ TEST_CASE("fatbin entries without kernels: a stub runs anywhere") {
         CHECK(judge(c, sm(90)).runs == Runs::no);
     }
     SUBCASE("a stub beside real code: only the code is judged") {
-        auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, stub}, {2, 90, 0x11, 1, 7, kernel}}));
+        auto c = read_blob(t, fatbin({{2, 75, 0x11, 1, 7, stub}, {2, 90, 0x11, 1, 7, kernel90}}));
         CHECK(c.sass_with_kernels() == std::map<Arch, int>{{sm(90), 1}});
         CHECK(judge(c, sm(90)).runs == Runs::native);
         CHECK(judge(c, sm(86)).why == "no code for sm_86 (has sm_90)");
@@ -175,6 +183,81 @@ TEST_CASE("fatbin entries without kernels: a stub runs anywhere") {
             CHECK(judge(c, sm(90)).runs == Runs::no);
         }
     }
+}
+
+TEST_CASE("every architecture encoding: a and f, the cubin's own flags, unknown values") {
+    TempDir t("fatbin-archs");
+    const std::vector<std::string> code = {".shstrtab", ".strtab", ".symtab", ".text._Z4stepPf"};
+    SUBCASE("names sm_100 ... sm_121 and their a variants from the fatbin header") {
+        std::vector<CraftEntry> es;
+        for (uint32_t s : {100u, 101u, 103u, 110u, 120u, 121u}) {
+            es.push_back({2, s, 0x2011});
+            es.push_back({2, s, 0x102011});
+        }
+        auto c = read_blob(t, fatbin(es));
+        CHECK(sass_list(c) == "sm_100 sm_100a sm_101 sm_101a sm_103 sm_103a sm_110 sm_110a sm_120 sm_120a sm_121 sm_121a");
+    }
+    SUBCASE("an uncompressed cubin names itself: ABI 7 and ABI 8 (Blackwell) layouts") {
+        // The fatbin header says sm_90; the cubin's own ELF header has the last word.
+        auto c = read_blob(t, fatbin({{2, 90, 0x11, 1, 7, cubin(code, v1_flags(90, true))},
+                                      {2, 100, 0x11, 1, 7, cubin(code, v2_flags(100, true), 8)},
+                                      {2, 120, 0x11, 1, 7, cubin(code, v2_flags(120), 8)},
+                                      {2, 121, 0x11, 1, 7, cubin(code, v2_flags(121, true), 8)}}));
+        CHECK(sass_list(c) == "sm_90a sm_100a sm_120 sm_121a");
+        // As CUDA 13.0's own libraries carry them (cuRAND, CUPTI on the H200): entry flag
+        // 0x1000000, e_flags with 0x4 and a top byte of 5 or 6.
+        auto own = read_blob(t, fatbin({{2, 90, 0x1000011, 1, 7, cubin(code, 0x06005a04, 8)},
+                                        {2, 75, 0x1000011, 1, 7, cubin(code, 0x05004b04, 8)},
+                                        {2, 100, 0x1000011, 1, 7, cubin(code, 0x06006402, 8)},
+                                        {2, 121, 0x1000011, 1, 7, cubin(code, 0x05007902, 8)}}));
+        CHECK(sass_list(own) == "sm_75 sm_90 sm_100 sm_121");
+    }
+    SUBCASE("family-specific entries (0x200000), as CUDA 13.0's cuBLASLt carries 1,133") {
+        auto c = read_blob(t, fatbin({{2, 100, 0x1208011}, {2, 120, 0x1208011}, {2, 100, 0x1108011}, {2, 103, 0x1008011}}));
+        CHECK(sass_list(c) == "sm_100f sm_100a sm_103 sm_120f");
+        CHECK(judge(c, sm(103)).runs == Runs::native);
+    }
+    SUBCASE("unknown values and flags are reported as unknown, with the raw value") {
+        auto c = read_blob(t, fatbin({{2, 99, 0x11}, {2, 90, 0x400011}, {2, 90, 0x11, 1, 7, cubin(code, v2_flags(90) | 0x40, 8)},
+                                      {2, 90, 0x11, 1, 7, cubin(code, v1_flags(90), 9)}, {1, 130, 0x2011}}));
+        CHECK(sass_list(c) == "unknown (0x63) unknown (0x400011) unknown (0x5a055a) unknown (0x5a5a40)");
+        CHECK(ptx_list(c) == "unknown (0x82)");
+        // Never a wrong known one: an unknown encoding runs nowhere the reader can tell.
+        CHECK(judge(c, sm(90)).runs == Runs::no);
+        CHECK(judge(c, sm(90)).why.find("unknown (0x") != std::string::npos);
+    }
+    SUBCASE("an uncompressed PTX says its own target, f included") {
+        CraftEntry p{1, 100, 0x11, 8, 8, "//\n.version 8.8\n.target sm_100f\n.address_size 64\n"};
+        auto c = read_blob(t, fatbin({p}));
+        CHECK(ptx_list(c) == "compute_100f");
+    }
+}
+
+TEST_CASE("loading rules for a and f (CUDA C++ Programming Guide, Feature Availability)") {
+    auto code = [](std::initializer_list<Arch> sass, std::initializer_list<Arch> ptx) {
+        Code c;
+        for (auto a : sass) c.sass[a] = 1;
+        for (auto a : ptx) c.ptx[a] = 1;
+        return c;
+    };
+    auto a90 = Arch{90, true}, a100 = Arch{100, true};
+    Arch f100 = *Arch::parse("compute_100f"), f120 = *Arch::parse("sm_120f");
+    CHECK(f100.family);
+    CHECK(f100.ptx_name() == "compute_100f");
+    // sm_90a: on 9.0 alone.
+    CHECK(judge(code({a90}, {}), sm(90)).runs == Runs::native);
+    CHECK(judge(code({a90}, {}), sm(100)).runs == Runs::no);
+    CHECK(judge(code({a100}, {}), sm(103)).runs == Runs::no);
+    // compute_100f: JIT for its family only (10.0, 10.3), not for 12.0; plain compute_100 for any later GPU.
+    CHECK(judge(code({}, {f100}), sm(103)).runs == Runs::jit);
+    CHECK(judge(code({}, {f100}), sm(120)).runs == Runs::no);
+    CHECK(judge(code({}, {sm(100)}), sm(120)).runs == Runs::jit);
+    // sm_120f SASS: its major, at or above its minor (12.0 and 12.1).
+    CHECK(judge(code({f120}, {}), sm(121)).runs == Runs::native);
+    CHECK(judge(code({f120}, {}), sm(100)).runs == Runs::no);
+    // --gpu names a GPU, not a code variant.
+    CHECK_THROWS_AS(parse_gpu_list("sm_100f", "--gpu"), UsageError);
+    CHECK_THROWS_AS(parse_gpu_list("sm_90a", "--gpu"), UsageError);
 }
 
 TEST_CASE("fatbin: bad input is a one-line finding") {
@@ -291,9 +374,9 @@ TEST_CASE("install's choice: the newest release that runs here") {
 
 TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
     auto data = [](const char* name) { return *fsx::read_file(fs::path(CUDAENV_GPU_TEST_DATA) / name); };
-    CHECK(check::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
-    CHECK(check::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
-    CHECK(check::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
+    CHECK(nvidia::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
+    CHECK(nvidia::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
+    CHECK(nvidia::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
     CHECK(platform::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
     CHECK(platform::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
     CHECK_FALSE(platform::parse_sys_module_version("garbage\n"));

@@ -3,6 +3,8 @@
 // with real loads are in tests/trace/).
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/origin.hpp"
 #include "test_support.hpp"
 #include "trace/trace.hpp"
@@ -130,4 +132,42 @@ TEST_CASE("trace verdict: torch through ctypes, wheels adopted as another pair")
     CHECK(rep.verdict ==
           "torch loads its wheel's CUDA runtime and CUDA libraries by absolute path and RPATH; this pair's CUDA "
           "libraries are not used");
+}
+
+// Forward compatibility (issue 37): the host driver is the kernel's, never a
+// loaded libcuda's file name; a libcuda of another version is the cuda-compat
+// library, named as such, and the runtime is judged against what it runs.
+TEST_CASE("trace: the cuda-compat library named, the runtime judged against the driver that runs") {
+    TempDir t;
+    origin::PairDirs pair{"12.6.3+9.8.0", {t.path() / "cuda" / "lib"}, {t.path() / "cudnn"}, *Version::parse("12.6.3"),
+                          *Version::parse("9.8.0")};
+    write(t.path() / "cuda" / "lib" / "libcudart.so.12.6.77", "x");
+    write(t.path() / "cuda" / "compat" / "libcuda.so.560.35.05", "x");
+    std::filesystem::create_symlink("libcuda.so.560.35.05", t.path() / "cuda" / "compat" / "libcuda.so.1");
+    write(t.path() / "drv" / "libcuda.so.470.256.02", "x");
+    std::filesystem::create_symlink("libcuda.so.470.256.02", t.path() / "drv" / "libcuda.so.1");
+    trace::Records r;
+    r.processes = {{10, 1, "/x/prog", "prog"}};
+    const auto cudart = (t.path() / "cuda" / "lib" / "libcudart.so.12.6.77").string();
+    SUBCASE("with the compat library: a note, no warning") {
+        r.loads = {{10, cudart, "libpath", "/x/prog", ""},
+                   {10, (t.path() / "cuda" / "compat" / "libcuda.so.1").string(), "libpath", cudart, ""}};
+        auto rep = trace::analyse(r, {pair.spec, pair, {}, "470.256.02"});
+        CHECK(rep.driver_version == "470.256.02");  // the kernel's, not the compat library's name
+        CHECK(rep.compat_version == "560.35.05");
+        REQUIRE(rep.notes.size() == 1);
+        CHECK(rep.notes[0].find("forward compatibility: libcuda.so.1 is the cuda-compat library 560.35.05") == 0);
+        CHECK(rep.warnings.empty());
+        CHECK(trace::to_json(rep, 0, "")["compat_library"] ==
+              (t.path() / "cuda" / "compat" / "libcuda.so.560.35.05").string());
+    }
+    SUBCASE("the host driver alone: the runtime is too new for it") {
+        r.loads = {{10, cudart, "libpath", "/x/prog", ""},
+                   {10, (t.path() / "drv" / "libcuda.so.1").string(), "default", cudart, ""}};
+        auto rep = trace::analyse(r, {pair.spec, pair, {}, "470.256.02"});
+        CHECK(rep.compat_library.empty());
+        REQUIRE(rep.warnings.size() == 1);
+        CHECK(rep.warnings[0].find("libcudart.so.12.6.77 is CUDA 12.6: driver 470.256.02 runs CUDA up to 11.4; 12.6 needs "
+                                   ">= 525.60.13") == 0);
+    }
 }

@@ -1,4 +1,4 @@
-#include "check/compat.hpp"
+#include "nvidia/compat.hpp"
 
 #include <algorithm>
 #include <toml++/toml.h>
@@ -7,7 +7,7 @@
 #include "util/error.hpp"
 #include "util/strings.hpp"
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 namespace {
 
@@ -88,25 +88,10 @@ Compat Compat::parse(const std::string& text) {
             if (!row || !str::parse_int(key.str(), major)) throw Error("compat table: bad [cuda." + std::string(key.str()) + "]");
             CudaFamily f;
             f.major = major;
-            f.minor_compat_driver_linux = get_str(*row, "minor_compat_driver_linux");
-            f.minor_compat_driver_windows = get_str(*row, "minor_compat_driver_windows");
             f.cc_min = get_version(*row, "cc_min", "cuda." + std::string(key.str()));
             f.cc_unconfirmed = row->get_as<bool>("cc_unconfirmed") && row->get_as<bool>("cc_unconfirmed")->get();
             f.source = get_str(*row, "source");
             c.families_.push_back(f);
-        }
-    }
-    if (auto* arr = t.get_as<toml::array>("cuda_release")) {
-        for (const auto& node : *arr) {
-            const auto* row = node.as_table();
-            if (!row) continue;
-            CudaRelease r;
-            r.version = get_version(*row, "version", "cuda_release");
-            r.min_driver_linux = get_str(*row, "min_driver_linux");
-            r.min_driver_windows = get_str(*row, "min_driver_windows");
-            r.unconfirmed = row->get_as<bool>("unconfirmed") && row->get_as<bool>("unconfirmed")->get();
-            r.source = get_str(*row, "source");
-            c.releases_.push_back(r);
         }
     }
     if (auto* arr = t.get_as<toml::array>("cudnn")) {
@@ -119,6 +104,13 @@ Compat Compat::parse(const std::string& text) {
                 for (const auto& e : *cl)
                     if (auto s = e.value<std::string>()) r.cuda.push_back(get_range(*s, "cudnn " + r.versions.str()));
             if (auto cc = get_str(*row, "cc"); !cc.empty()) r.cc = get_range(cc, "cudnn " + r.versions.str());
+            if (auto* with = row->get_as<toml::array>("cc_with"))
+                for (const auto& e : *with)
+                    if (const auto* w = e.as_table())
+                        r.cc_with.emplace_back(get_range(get_str(*w, "cuda"), "cudnn " + r.versions.str() + " cc_with"),
+                                               get_range(get_str(*w, "cc"), "cudnn " + r.versions.str() + " cc_with"));
+            r.unconfirmed = row->get_as<bool>("unconfirmed") && row->get_as<bool>("unconfirmed")->get();
+            r.confirm = get_str(*row, "confirm");
             r.source = get_str(*row, "source");
             c.cudnn_.push_back(r);
         }
@@ -201,10 +193,72 @@ const CudaFamily* Compat::cuda_family(int major) const {
     return nullptr;
 }
 
-const CudaRelease* Compat::cuda_release(const Version& v) const {
-    for (const auto& r : releases_)
-        if (v.prefix(2).matches(r.version) || v.matches(r.version)) return &r;
+std::optional<VersionRange> CudnnRow::cc_for(const std::optional<Version>& release) const {
+    if (!cc) return std::nullopt;
+    if (release) {
+        for (const auto& [range, with] : cc_with)
+            if (range.contains(*release)) return with;
+        return cc;
+    }
+    auto widest = *cc;
+    for (const auto& [range, with] : cc_with) {
+        if (with.lo < widest.lo) widest.lo = with.lo;
+        if (widest.hi < with.hi) widest.hi = with.hi;
+    }
+    return widest;
+}
+
+Drivers Drivers::parse(const std::string& text) {
+    auto t = parse_toml(text);
+    Drivers d;
+    if (auto* arr = t.get_as<toml::array>("floor"))
+        for (const auto& node : *arr)
+            if (const auto* row = node.as_table()) {
+                DriverFloor f;
+                auto major = row->get_as<int64_t>("major");
+                if (!major || major->get() < 1 || major->get() > 99) throw Error("drivers table: a [[floor]] without a major");
+                f.major = static_cast<int>(major->get());
+                f.on_linux = get_str(*row, "linux");
+                f.on_windows = get_str(*row, "windows");
+                f.source = get_str(*row, "source");
+                d.floors_.push_back(f);
+            }
+    if (auto* arr = t.get_as<toml::array>("release"))
+        for (const auto& node : *arr)
+            if (const auto* row = node.as_table()) {
+                DriverRelease r;
+                r.cuda = get_version(*row, "cuda", "release");
+                if (r.cuda.empty()) throw Error("drivers table: a [[release]] without its CUDA release");
+                r.on_linux = get_str(*row, "linux");
+                r.on_windows = get_str(*row, "windows");
+                r.source = get_str(*row, "source");
+                d.releases_.push_back(r);
+            }
+    std::sort(d.releases_.begin(), d.releases_.end(),
+              [](const DriverRelease& a, const DriverRelease& b) { return a.cuda < b.cuda; });
+    return d;
+}
+
+const Drivers& Drivers::get() {
+    static const Drivers d = parse(std::string(embedded_table("drivers.toml")));
+    return d;
+}
+
+const DriverFloor* Drivers::floor(int major) const {
+    for (const auto& f : floors_)
+        if (f.major == major) return &f;
     return nullptr;
+}
+
+const DriverRelease* Drivers::release(const Version& cuda) const {
+    // 12.6 is 12.6.0 here: a release named by its major.minor is its GA.
+    auto parts = cuda.parts();
+    parts.resize(std::max<size_t>(parts.size(), 3), 0);
+    const Version full(parts);
+    const DriverRelease* best = nullptr;
+    for (const auto& r : releases_)
+        if (r.cuda.prefix(2) == full.prefix(2) && r.cuda <= full) best = &r;
+    return best;
 }
 
 CudnnSupport Compat::cudnn(const Version& v) const {
@@ -219,7 +273,7 @@ CudnnSupport Compat::cudnn(const Version& v) const {
 
 std::string Compat::pair_conflict(const Version& cuda, const Version& cudnn, bool* unconfirmed) const {
     auto s = this->cudnn(cudnn);
-    if (unconfirmed) *unconfirmed = s.row && !s.exact;
+    if (unconfirmed) *unconfirmed = s.row && !s.confirmed();
     if (!s.row || s.row->cuda.empty()) return {};
     for (const auto& r : s.row->cuda)
         if (r.contains(cuda)) return {};
@@ -235,7 +289,14 @@ std::string Compat::pair_conflict(const Version& cuda, const Version& cudnn, boo
     return "cuDNN " + cudnn.str() + " supports CUDA " + str::join(list, ", ") + ", not CUDA " + cuda.prefix(2).str() +
            (s.exact ? "" : " (judged from cuDNN " + s.row->versions.str() + "'s support matrix; unconfirmed for " +
                                cudnn.prefix(2).str() + ")") +
-           " [" + s.row->source + "]";
+           unconfirmed_note(s) + " [" + s.row->source + "]";
 }
 
-}  // namespace cudaenv::check
+std::string unconfirmed_note(const CudnnSupport& s) {
+    if (!s.row || s.confirmed()) return {};
+    const std::string what = s.exact ? "cuDNN " + s.row->versions.str() + "'s row" : "this release";
+    if (!s.row->confirm.empty()) return " (" + what + " is unconfirmed: " + s.row->confirm + " would confirm it)";
+    return s.exact ? " (" + what + " is unconfirmed)" : " (its own support matrix would confirm it)";
+}
+
+}  // namespace cudaenv::nvidia

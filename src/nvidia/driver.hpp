@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 // Reads nvidia-smi's banner: {"580.159.04", "13.0"}; empty strings when
 // absent. Drivers before R610 print "Driver Version: ... CUDA Version: ...",
@@ -13,4 +13,4 @@ namespace cudaenv::check {
 // module and the newest CUDA its user-mode driver supports): both are read.
 std::pair<std::string, std::string> parse_nvidia_smi(const std::string& text);
 
-}  // namespace cudaenv::check
+}  // namespace cudaenv::nvidia

@@ -1,14 +1,17 @@
 #pragma once
-// The compatibility table (src/data/compat.toml, compiled into the binary):
-// CUDA -> minimum driver and oldest GPU architecture; cuDNN -> CUDA versions
-// and GPU architectures; framework pins.
+// The compatibility tables compiled into the binary, each parsed only by the
+// code that reads it: compat.toml (CUDA -> oldest GPU architecture; cuDNN ->
+// CUDA versions and GPU architectures; framework pins), gpu_archs.toml (the
+// GPU code each CUDA release's libraries carry; forward compatibility per GPU
+// class), drivers.toml (the drivers each CUDA release and major needs, per OS).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/version.hpp"
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 // An inclusive range of versions compared on their leading fields:
 // "12.0-12.6" contains 12.4.1; "11.8" contains only 11.8.x.
@@ -21,21 +24,8 @@ struct VersionRange {
 
 struct CudaFamily {
     int major = 0;
-    std::string minor_compat_driver_linux, minor_compat_driver_windows;
-    // The floor for that OS's driver ("" where the table leaves it out).
-    const std::string& minor_compat_driver(bool windows) const {
-        return windows ? minor_compat_driver_windows : minor_compat_driver_linux;
-    }
     Version cc_min;
     bool cc_unconfirmed = false;
-    std::string source;
-};
-
-struct CudaRelease {
-    Version version;
-    std::string min_driver_linux, min_driver_windows;
-    const std::string& min_driver(bool windows) const { return windows ? min_driver_windows : min_driver_linux; }
-    bool unconfirmed = false;
     std::string source;
 };
 
@@ -43,7 +33,15 @@ struct CudnnRow {
     VersionRange versions;
     std::vector<VersionRange> cuda;
     std::optional<VersionRange> cc;
+    // Builds for these CUDA releases reach other compute capabilities
+    // (cuDNN 9.7+: Blackwell only with CUDA 12.8+).
+    std::vector<std::pair<VersionRange, VersionRange>> cc_with;
+    bool unconfirmed = false;  // warns, never refuses
+    std::string confirm;       // what would confirm it
     std::string source;
+    // The compute capabilities of the build for `cuda`; without a CUDA release,
+    // the widest any of its builds reaches. nullopt: the row says nothing.
+    std::optional<VersionRange> cc_for(const std::optional<Version>& release) const;
 };
 
 // The GPU architectures the libraries of a range of CUDA releases carry:
@@ -74,6 +72,8 @@ struct FrameworkPin {
 struct CudnnSupport {
     const CudnnRow* row = nullptr;
     bool exact = false;  // false: judged by the nearest older row (unconfirmed)
+    // Whether the judgement may refuse: an exact row that is not itself unconfirmed.
+    bool confirmed() const { return row && exact && !row->unconfirmed; }
 };
 
 class Compat {
@@ -84,8 +84,6 @@ public:
     static Compat parse(const std::string& text);
 
     const CudaFamily* cuda_family(int major) const;
-    const CudaRelease* cuda_release(const Version& v) const;
-    const std::vector<CudaRelease>& cuda_releases() const { return releases_; }
     CudnnSupport cudnn(const Version& v) const;
     const std::vector<FrameworkPin>& frameworks() const { return frameworks_; }
 
@@ -96,7 +94,6 @@ public:
 
 private:
     std::vector<CudaFamily> families_;
-    std::vector<CudaRelease> releases_;
     std::vector<CudnnRow> cudnn_;
     std::vector<FrameworkPin> frameworks_;
 };
@@ -121,7 +118,44 @@ private:
     std::vector<ForwardCompatRow> forward_compat_;
 };
 
+// The drivers CUDA needs (src/data/drivers.toml), a table of its own: per
+// major the floor of minor-version compatibility, per release the driver that
+// runs all of it. Decided with in one place, nvidia/driver_support.
+struct DriverFloor {
+    int major = 0;
+    std::string on_linux, on_windows;  // "" where the table leaves it out
+    std::string source;
+    const std::string& on(bool windows) const { return windows ? on_windows : on_linux; }
+};
+struct DriverRelease {
+    Version cuda;  // 12.6.3
+    std::string on_linux, on_windows;
+    std::string source;
+    const std::string& on(bool windows) const { return windows ? on_windows : on_linux; }
+};
+class Drivers {
+public:
+    static const Drivers& get();
+    static Drivers parse(const std::string& text);
+
+    const DriverFloor* floor(int major) const;
+    // The row for a release: the newest row of its major.minor at or below it
+    // (12.6 and 12.6.0 take 12.6.0, 12.6.4 takes 12.6.3); nullptr when its
+    // major.minor has none.
+    const DriverRelease* release(const Version& cuda) const;
+    // Every row, oldest first.
+    const std::vector<DriverRelease>& releases() const { return releases_; }
+
+private:
+    std::vector<DriverFloor> floors_;
+    std::vector<DriverRelease> releases_;
+};
+
+// " (...unconfirmed: the cuDNN 9.9.0 support matrix would confirm it)" for a
+// judgement that rests on an unconfirmed or a neighbouring row; "" when confirmed.
+std::string unconfirmed_note(const CudnnSupport& s);
+
 // Driver version strings ("525.60.13") compared field by field.
 int compare_driver(const std::string& a, const std::string& b);
 
-}  // namespace cudaenv::check
+}  // namespace cudaenv::nvidia

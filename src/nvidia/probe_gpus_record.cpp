@@ -2,10 +2,10 @@
 // probe_gpus.cpp, so that the static cudaenv links no library-loading code.
 #include <stdexcept>
 
-#include "check/probe_gpus.hpp"
+#include "nvidia/probe_gpus.hpp"
 #include "util/records.hpp"
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 std::string encode(const ProbedMachine& m) {
     std::string out;
@@ -43,4 +43,4 @@ ProbedMachine decode_probed(const std::string& text) {
     return m;
 }
 
-}  // namespace cudaenv::check
+}  // namespace cudaenv::nvidia

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 struct ProbedGpu {
     int index = 0, major = 0, minor = 0;
@@ -29,4 +29,4 @@ ProbedMachine probe_machine();
 std::string encode(const ProbedMachine& m);
 ProbedMachine decode_probed(const std::string& text);
 
-}  // namespace cudaenv::check
+}  // namespace cudaenv::nvidia

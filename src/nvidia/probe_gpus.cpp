@@ -1,9 +1,9 @@
-#include "check/probe_gpus.hpp"
+#include "nvidia/probe_gpus.hpp"
 
 #include "platform/dynlib.hpp"
 #include "platform/platform.hpp"
 
-namespace cudaenv::check {
+namespace cudaenv::nvidia {
 
 namespace {
 
@@ -107,4 +107,4 @@ ProbedMachine probe_machine() {
     return m;
 }
 
-}  // namespace cudaenv::check
+}  // namespace cudaenv::nvidia
