@@ -121,10 +121,9 @@ HostInputs::HostInputs(const ConvShape& of, bool in_half) : shape(of), half(in_h
     nan.assign(ny * (half ? 2 : 4), 0xFF);  // all-ones bits: NaN in float and in half
 }
 
-namespace {
-
 // The device side of one convolution: the host inputs on the GPU (x, w, y),
-// and the way to verify and time a run of either API.
+// and the way to verify and time a run of either API. Outside the anonymous
+// namespace, since ConvCheck::State (conv.hpp) holds one.
 class ConvBench {
 public:
     ConvBench(const CudaFns& cuda, HostInputs host) : cuda_(cuda), half_(host.half), memory_(cuda), events_(cuda) {
@@ -188,6 +187,8 @@ private:
     std::shared_ptr<const ReferenceSample> reference_;
     std::vector<unsigned char> nan_, hy_;  // y's bytes: NaN to upload, the result downloaded
 };
+
+namespace {
 
 // The path an earlier check chose for this pair and GPU (store/conv_choice),
 // as "<winner>|legacy=<algo>:<math>|graph=<engine>": the winner ("graph" or

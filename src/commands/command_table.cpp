@@ -9,7 +9,7 @@ namespace {
 using A = CommandArg;
 
 // --help's order.
-constexpr CommandRow table[] = {
+constexpr CommandRow command_rows[] = {
     // name, summary, define, arg, rest, evaluated, reruns_hook, hidden
     {"list", "List installed pairs; * marks the active one", register_list},
     {"current", "Show the active pair and what set it", register_current},
@@ -56,7 +56,7 @@ constexpr CommandRow table[] = {
 
 }  // namespace
 
-std::span<const CommandRow> command_table() { return table; }
+std::span<const CommandRow> command_table() { return command_rows; }
 
 const CommandRow* find_command(std::span<const CommandRow> rows, std::string_view name) {
     for (const auto& r : rows)
@@ -64,12 +64,12 @@ const CommandRow* find_command(std::span<const CommandRow> rows, std::string_vie
     return nullptr;
 }
 
-const CommandRow* find_command(std::string_view name) { return find_command(table, name); }
+const CommandRow* find_command(std::string_view name) { return find_command(command_rows, name); }
 
 std::span<const CommandInfo> integration_commands() {
     static const std::vector<CommandInfo> infos = [] {
         std::vector<CommandInfo> out;
-        for (const auto& r : table) out.push_back({r.name, r.evaluated, r.reruns_hook});
+        for (const auto& r : command_rows) out.push_back({r.name, r.evaluated, r.reruns_hook});
         return out;
     }();
     return infos;

@@ -325,8 +325,10 @@ namespace {
 
 // A mirror that is a folder given by a path relative to somewhere.
 bool is_relative_folder(const std::string& location) {
-    return !location.empty() && location.find("://") == std::string::npos && !fsx::from_utf8(location).is_absolute() &&
-           !fsx::from_utf8(location).has_root_name();
+    // Rooted (`/m`, `\\m`) counts as absolute on Windows too, though there it names the current drive's root.
+    const auto p = fsx::from_utf8(location);
+    return !location.empty() && location.find("://") == std::string::npos && !p.has_root_directory() &&
+           !p.has_root_name();
 }
 
 }  // namespace

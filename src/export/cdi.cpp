@@ -26,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-constexpr const char* kind = "cudaenv.dev/pair";
+constexpr const char* cdi_kind = "cudaenv.dev/pair";
 // The name CDI's own tools give a spec file: <vendor>-<class>.
 constexpr const char* file_name = "cudaenv.dev-pair.yaml";
 // 0.5.0 is the first CDI version whose device names may start with a digit;
@@ -243,14 +243,14 @@ std::string render_cdi(const std::vector<PairVars>& pairs, const Options& o) {
         }
     ojson spec;
     spec["cdiVersion"] = cdi_version;
-    spec["kind"] = kind;
+    spec["kind"] = cdi_kind;
     spec["devices"] = devices;
     // JSON is YAML: the comment lines carry the mark and how to use it.
     std::string text = "# " + std::string(marker) + " cdi`; re-running it rewrites this file.\n";
     text += "# One device per cudaenv pair, named by its spec with '+' written '_' and '@' written ':':\n";
-    for (const auto& n : names) text += "#   --device " + std::string(kind) + "=" + n + "\n";
+    for (const auto& n : names) text += "#   --device " + std::string(cdi_kind) + "=" + n + "\n";
     if (!current.empty())
-        text += "#   --device " + std::string(kind) + "=" + alias + " is " + current +
+        text += "#   --device " + std::string(cdi_kind) + "=" + alias + " is " + current +
                 ", the pair `cudaenv current` named when this was written\n";
     return text + spec.dump(2) + "\n";
 }
@@ -277,7 +277,7 @@ std::string write_cdi(const std::vector<PairVars>& pairs, const Options& o) {
     fsx::write_user_file(file, text);
     std::string names;
     for (const auto& p : pairs) names += (names.empty() ? "" : ", ") + *cdi_device_name(p.list_spec);
-    say_wrote(std::string("CDI device") + (pairs.size() > 1 ? "s " : " ") + kind + "=" + names, file);
+    say_wrote(std::string("CDI device") + (pairs.size() > 1 ? "s " : " ") + cdi_kind + "=" + names, file);
     if (!readers.empty()) std::fprintf(stderr, "cudaenv: %s\n", readers.c_str());
     return {};
 }

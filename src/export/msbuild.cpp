@@ -17,8 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string block_begin = "<!-- >>> " + std::string(marker) + " msbuild`; re-running it rewrites this block >>> -->";
-const char* block_end = "<!-- <<< cudaenv export <<< -->";
+const std::string props_block_begin = "<!-- >>> " + std::string(marker) + " msbuild`; re-running it rewrites this block >>> -->";
+const char* props_block_end = "<!-- <<< cudaenv export <<< -->";
 constexpr size_t max_props_bytes = 16u << 20;
 
 // A value as MSBuild reads it back: its special characters (%, $, @, ', ;,
@@ -59,7 +59,7 @@ std::string block(const PairVars& p, PathStyle style, const std::string& indent,
     const auto root = with_separator(p.cuda_root, style);
     const char sep = style == PathStyle::windows ? '\\' : '/';
     auto ext = root + "extras" + sep + "visual_studio_integration" + sep + "MSBuildExtensions" + sep;
-    std::string out = indent + block_begin + eol;
+    std::string out = indent + props_block_begin + eol;
     // A comment cannot hold "--".
     auto about = "cudaenv pair " + p.spec + "; CUDA " + p.cuda_version +
                  (p.cudnn_version.empty() ? "" : " with cuDNN " + p.cudnn_version);
@@ -73,14 +73,14 @@ std::string block(const PairVars& p, PathStyle style, const std::string& indent,
     // Visual Studio's BuildCustomizations folder.
     out += indent + "  <CudaenvBuildCustomizations>" + msbuild_text(ext, style) + "</CudaenvBuildCustomizations>" + eol;
     out += indent + "</PropertyGroup>" + eol;
-    return out + indent + block_end + eol;
+    return out + indent + props_block_end + eol;
 }
 
 // The block's place in `text`: from the begin marker's line to the end of the end marker's.
-std::optional<std::pair<size_t, size_t>> find_block(const std::string& text) {
-    auto end = text.find(block_end);
+std::optional<std::pair<size_t, size_t>> find_props_block(const std::string& text) {
+    auto end = text.find(props_block_end);
     if (end == std::string::npos) return std::nullopt;
-    auto begin = text.rfind(block_begin, end);
+    auto begin = text.rfind(props_block_begin, end);
     if (begin == std::string::npos) return std::nullopt;
     begin = text.rfind('\n', begin);
     begin = begin == std::string::npos ? 0 : begin + 1;
@@ -102,12 +102,12 @@ std::string render_msbuild(const PairVars& p, const Options& o) {
 std::string merge_props(const std::string& existing, const PairVars& p, PathStyle style, const fs::path& file) {
     const auto where = "'" + fsx::to_utf8(file) + "'";
     const std::string eol = existing.find("\r\n") != std::string::npos ? "\r\n" : "\n";
-    if (auto at = find_block(existing)) {
+    if (auto at = find_props_block(existing)) {
         // Indented as the block was.
-        auto line = existing.substr(at->first, existing.find(block_begin, at->first) - at->first);
+        auto line = existing.substr(at->first, existing.find(props_block_begin, at->first) - at->first);
         return existing.substr(0, at->first) + block(p, style, line, eol) + existing.substr(at->second);
     }
-    if (existing.find(block_begin) != std::string::npos || existing.find(block_end) != std::string::npos)
+    if (existing.find(props_block_begin) != std::string::npos || existing.find(props_block_end) != std::string::npos)
         throw Error(where + " has only one of cudaenv's two marker lines; it was left as it was",
                     "remove the line that is left, then export again");
     auto close = existing.rfind("</Project>");

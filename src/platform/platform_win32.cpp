@@ -20,13 +20,7 @@
 
 namespace cudaenv::platform {
 
-static std::wstring widen(const std::string& s) {
-    if (s.empty()) return {};
-    int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-    std::wstring w(static_cast<size_t>(n), L'\0');
-    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
-    return w;
-}
+using win32::widen;
 
 static std::string narrow(const wchar_t* w, size_t len) {
     if (len == 0) return {};
@@ -156,23 +150,38 @@ std::optional<std::wstring> search_program(const std::wstring& name, const std::
     return std::nullopt;
 }
 
-}  // namespace win32
-
-namespace {
-
-// argv[0] searched on `path` (the child's PATH, not ours); a name with a
-// folder in it is taken as it is.
 std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
-    if (name.find_first_of(L"\\/:") != std::wstring::npos) return name;
-    return win32::search_program(name, path);
+    if (name.find_first_of(L"\\/:") != std::wstring::npos)
+        return GetFileAttributesW(name.c_str()) == INVALID_FILE_ATTRIBUTES ? std::nullopt : std::optional(name);
+    return search_program(name, path);
 }
 
-}  // namespace
+std::wstring widen(const std::string& s) {
+    if (s.empty()) return {};
+    int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+    std::wstring w(static_cast<size_t>(n), L'\0');
+    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
+    return w;
+}
+
+std::string exception_name(unsigned long code) {
+    switch (code) {
+        case 0xC0000005: return "access violation (0xC0000005)";
+        case 0xC0000135: return "a DLL was not found (0xC0000135)";
+        case 0xC0000139: return "entry point not found (0xC0000139)";
+        case 0xC0000409: return "stack buffer overrun (0xC0000409)";
+        case 0xC00000FD: return "stack overflow (0xC00000FD)";
+        default: return {};
+    }
+}
+
+}  // namespace win32
+
 
 int exec_command(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
     std::wstring cmdline = windows_command_line(argv), path;
     std::wstring block = windows_env_block(env, win32::upper, &path);
-    auto program = find_program(widen(argv.at(0)), path);
+    auto program = win32::find_program(widen(argv.at(0)), path);
     if (!program) throw Error("command not found: " + argv[0], "", 127);
     STARTUPINFOW si{};
     si.cb = sizeof si;

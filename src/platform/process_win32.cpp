@@ -7,6 +7,7 @@
 
 #include <thread>
 
+#include "platform/win32.hpp"
 #include "platform/win_cmdline.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -17,18 +18,8 @@ namespace {
 
 constexpr size_t output_cap = 8u << 20;
 
-std::wstring wide(const std::string& s) { return fsx::from_utf8(s).wstring(); }
-
-std::string exception_name(DWORD code) {
-    switch (code) {
-        case 0xC0000005: return "access violation (0xC0000005)";
-        case 0xC0000135: return "a DLL was not found (0xC0000135)";
-        case 0xC0000139: return "entry point not found (0xC0000139)";
-        case 0xC0000409: return "stack buffer overrun (0xC0000409)";
-        case 0xC00000FD: return "stack overflow (0xC00000FD)";
-        default: return {};
-    }
-}
+using win32::exception_name;
+using win32::widen;
 
 void drain(HANDLE h, std::string* buf) {
     char chunk[65536];
@@ -76,7 +67,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     args[0] = *program;
     std::wstring cmdline = windows_command_line(args);
     std::wstring block;
-    for (const auto& [k, v] : env) block += wide(k) + L"=" + wide(v) + L'\0';
+    for (const auto& [k, v] : env) block += widen(k) + L"=" + widen(v) + L'\0';
     block += L'\0';
 
     SECURITY_ATTRIBUTES sa{sizeof sa, nullptr, TRUE};
@@ -103,7 +94,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     auto start = std::chrono::steady_clock::now();
     // No error dialogs from the child when a DLL is missing or it crashes.
     UINT old_mode = SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
-    BOOL ok = CreateProcessW(wide(*program).c_str(), cmdline.data(), nullptr, nullptr, TRUE,
+    BOOL ok = CreateProcessW(widen(*program).c_str(), cmdline.data(), nullptr, nullptr, TRUE,
                              CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW | CREATE_SUSPENDED, block.data(), nullptr,
                              &si, &pi);
     SetErrorMode(old_mode);

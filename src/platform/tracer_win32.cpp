@@ -27,14 +27,9 @@ namespace cudaenv::platform {
 
 namespace {
 
-std::wstring widen(const std::string& s) { return fsx::from_utf8(s).wstring(); }
+using win32::exception_name;
+using win32::widen;
 std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
-
-std::optional<std::wstring> find_program(const std::wstring& name, const std::wstring& path) {
-    if (name.find_first_of(L"\\/:") != std::wstring::npos)
-        return GetFileAttributesW(name.c_str()) == INVALID_FILE_ATTRIBUTES ? std::nullopt : std::optional(name);
-    return win32::search_program(name, path);
-}
 
 // The file's path without the \\?\ prefix GetFinalPathNameByHandleW adds.
 std::string handle_path(HANDLE file) {
@@ -77,16 +72,6 @@ std::string folder_key(const std::string& p) {
     return s;
 }
 
-std::string exception_name(DWORD code) {
-    switch (code) {
-        case 0xC0000005: return "access violation (0xC0000005)";
-        case 0xC0000135: return "a DLL was not found (0xC0000135)";
-        case 0xC0000409: return "stack buffer overrun (0xC0000409)";
-        case 0xC00000FD: return "stack overflow (0xC00000FD)";
-        default: return {};
-    }
-}
-
 DWORD parent_of(DWORD pid) {
     HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
     if (snap == INVALID_HANDLE_VALUE) return 0;
@@ -107,7 +92,7 @@ TraceRun trace_command(const std::vector<std::string>& argv,
                        const std::vector<std::pair<std::string, std::string>>& env) {
     std::wstring cmdline = windows_command_line(argv), path;
     std::wstring block = windows_env_block(env, win32::upper, &path);
-    auto program = argv.empty() ? std::nullopt : find_program(widen(argv[0]), path);
+    auto program = argv.empty() ? std::nullopt : win32::find_program(widen(argv[0]), path);
     if (!program) throw Error("command not found: " + (argv.empty() ? std::string() : argv[0]), "", 127);
 
     // The folders of PATH, of System32, to tell why a DLL was found where it was.

@@ -3,6 +3,7 @@
 
 #include "platform/platform.hpp"
 #include "platform/userenv.hpp"
+#include "platform/win32.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 
@@ -10,13 +11,7 @@ namespace cudaenv::platform {
 
 namespace {
 
-std::wstring widen(const std::string& s) {
-    if (s.empty()) return {};
-    int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-    std::wstring w(static_cast<size_t>(n), L'\0');
-    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
-    return w;
-}
+using win32::widen;
 
 std::string narrow(const std::wstring& w) {
     if (w.empty()) return {};
