@@ -323,6 +323,13 @@ std::string PairVerdict::cell() const {
     return runs_name(runs);
 }
 
+std::string PairVerdict::driver_note() const {
+    if (compat.kind == nvidia::CompatChoice::Kind::use) return "forward compatibility " + compat.libs.version;
+    if (driver.fit == nvidia::DriverFit::too_old) return "driver " + driver.driver + " too old";
+    if (driver.fit == nvidia::DriverFit::minor_compat) return "driver " + driver.driver + ": minor-version compatibility";
+    return "";
+}
+
 bool PairVerdict::notable() const {
     return runs == Runs::jit || runs == Runs::no || driver.fit == nvidia::DriverFit::minor_compat ||
            driver.fit == nvidia::DriverFit::too_old;

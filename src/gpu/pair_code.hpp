@@ -68,6 +68,10 @@ struct PairVerdict {
     // What `list` shows in its GPU column: "native", "JIT", "no", "no?"
     // (an unconfirmed row says no: a warning), "?" (nothing known).
     std::string cell() const;
+    // The driver's part of the verdict, short, for `list`'s GPU column: "driver
+    // 470.256.02 too old", "driver 535.104.05: minor-version compatibility",
+    // "forward compatibility 580.95.05"; "" when the driver runs the release or is unknown.
+    std::string driver_note() const;
     // Worth a line under `list`'s table: not native, or a driver caveat.
     bool notable() const;
     // One line: "native", "JIT: ...", "no: GPU 0 (..., sm_61): ...", "no: driver 470.256.02 runs CUDA up to 11.4; ...".

@@ -1,6 +1,7 @@
 #include "view/pair_view.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "gpu/inspect.hpp"
 #include "util/fs.hpp"
@@ -13,11 +14,12 @@ namespace {
 // column cannot show what the JSON does not say.
 struct Column {
     const char* header;
-    const char* field;  // a JSON pointer into the row's JSON
+    const char* field;            // a JSON pointer into the row's JSON
+    const char* note = nullptr;   // another, shown after it in parentheses when it is a string
 };
 constexpr Column columns[] = {{"", "/active"},          {"SPEC", "/spec"},   {"CUDA", "/cuda/version"},
                               {"CUDNN", "/cudnn/version"}, {"WHERE", "/where"}, {"CHECK", "/check"},
-                              {"GPU", "/gpu/runs"}};
+                              {"GPU", "/gpu/runs", "/gpu/driver"}};
 
 // A field as a cell: true is "*", false "", a missing or null field "-".
 std::string cell(const nlohmann::json& row, const nlohmann::json::json_pointer& field) {
@@ -57,7 +59,12 @@ nlohmann::json row_json(const PairRow& row, const gpu::Machine* machine) {
         j["cudnn"] = record_json(*p.cudnn);
         j["cudnn"]["cuda_major"] = p.cudnn->cuda_major;
     }
-    if (row.gpu && machine) j["gpu"] = {{"runs", gpu::runs_cell(*row.gpu)}, {"summary", row.gpu->line(*machine)}};
+    if (row.gpu && machine) {
+        auto driver = row.gpu->driver_note();
+        j["gpu"] = {{"runs", gpu::runs_cell(*row.gpu)},
+                    {"driver", driver.empty() ? nlohmann::json(nullptr) : nlohmann::json(driver)},
+                    {"summary", row.gpu->line(*machine)}};
+    }
     return j;
 }
 
@@ -78,14 +85,19 @@ std::vector<std::string> table_header() {
 }
 
 std::vector<std::string> row_cells(const nlohmann::json& row) {
-    static const auto fields = [] {
-        std::vector<nlohmann::json::json_pointer> out;
-        for (const auto& c : columns) out.emplace_back(c.field);
+    using Pointer = nlohmann::json::json_pointer;
+    static const auto pointers = [] {  // parsed once: `list` may show thousands of rows
+        std::vector<std::pair<Pointer, std::optional<Pointer>>> out;
+        for (const auto& c : columns) out.emplace_back(Pointer(c.field), c.note ? std::optional(Pointer(c.note)) : std::nullopt);
         return out;
     }();
     std::vector<std::string> cells;
-    cells.reserve(fields.size());
-    for (const auto& f : fields) cells.push_back(cell(row, f));
+    cells.reserve(pointers.size());
+    for (const auto& [field, note] : pointers) {
+        cells.push_back(cell(row, field));
+        if (note && row.contains(*note) && row.at(*note).is_string())
+            cells.back() += " (" + row.at(*note).get<std::string>() + ")";
+    }
     return cells;
 }
 

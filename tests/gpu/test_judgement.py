@@ -101,6 +101,13 @@ class Judgement(unittest.TestCase):
             self.assertEqual(row["runs"] == "no", reason is not None, row)
             if reason:
                 self.assertIn(reason, row["summary"])
+            # The driver in the GPU column, where it decides: the JSON's note, in the table's cell.
+            if machine.startswith("--driver") and reason:
+                self.assertEqual(row["driver"], "driver %s too old" % flags[3], row)
+            if row["driver"] is not None:
+                table = self.cli(["list", *flags], self.installed).stdout.splitlines()
+                line = next(l for l in table if PAIRS[pair] in l.split())
+                self.assertTrue(line.endswith("%s (%s)" % (row["runs"], row["driver"])), line)
             # inspect: exit status 1 here, as the mirror's stand-in libraries are no ELF files.
             out = self.cli(["inspect", PAIRS[pair], "--json", *flags], self.installed, ok=False).stdout
             inspected = json.loads(out)["pair"]
