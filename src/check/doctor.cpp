@@ -149,7 +149,7 @@ Finding zlib_finding(const DoctorInput& in) {
         return f;
     }
     const auto& v = in.active->cudnn->version;
-    if (!(v.major() == 8 && v.minor() >= 3)) {
+    if (!cudalibs::needs_zlibwapi(v)) {
         f.summary = "cuDNN " + v.str() + " does not need zlibwapi.dll";
         return f;
     }
@@ -158,7 +158,7 @@ Finding zlib_finding(const DoctorInput& in) {
     for (const auto& s : in.system_dirs) dirs.push_back(s);
     for (const auto& e : split_path_list(in.env("PATH").value_or(""), in.style)) dirs.push_back(unquote(e));
     for (const auto& d : dirs)
-        if (!d.empty() && fsx::is_file(fsx::from_utf8(d) / "zlibwapi.dll")) {
+        if (!d.empty() && fsx::is_file(fsx::from_utf8(d) / fsx::from_utf8(cudalibs::zlibwapi_dll))) {
             f.status = Status::ok;
             f.summary = "zlibwapi.dll found in " + d;
             return f;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/cudalibs.hpp"
 #include "core/frameworks.hpp"
 #include "core/host_compiler.hpp"
 #include "core/wsl.hpp"
@@ -183,8 +184,9 @@ std::vector<Finding> client_findings(const DoctorInput& in) {
         Finding f{"wsl", Status::ok, "", "", nlohmann::json::object()};
         const std::string lib = "/usr/lib/wsl/lib";
         std::error_code ec;
-        bool driver = std::filesystem::exists(std::filesystem::path(lib) / "libcuda.so", ec) ||
-                      std::filesystem::exists(std::filesystem::path(lib) / "libcuda.so.1", ec);
+        const std::string libcuda(cudalibs::linux_driver);
+        bool driver = std::filesystem::exists(std::filesystem::path(lib) / libcuda, ec) ||
+                      std::filesystem::exists(std::filesystem::path(lib) / (libcuda + ".1"), ec);
         f.details = {{"evidence", wsl.evidence}, {"driver_dir", lib}, {"driver_found", driver}};
         f.summary = "WSL (" + wsl.evidence + "): the NVIDIA driver comes from Windows through " + lib +
                     (driver ? " (libcuda.so found)" : " (no libcuda.so there)") +

@@ -144,4 +144,15 @@ std::vector<fs::path> cudnn_installer_dll_dirs(const fs::path& root, const std::
 
 bool needs_zlibwapi(const Version& cudnn) { return cudnn.major() == 8 && cudnn.minor() >= 3; }
 
+const std::vector<std::string>& cudnn_version_headers() {
+    static const std::vector<std::string> headers = {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h",
+                                                     "cudnn.h"};
+    return headers;
+}
+
+bool is_library_file(std::string_view name) {
+    const auto n = str::to_lower_ascii(name);
+    return n.ends_with(".so") || n.find(".so.") != std::string::npos || n.ends_with(".dll");
+}
+
 }  // namespace cudaenv::cudalibs

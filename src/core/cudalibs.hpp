@@ -65,6 +65,12 @@ bool is_cudart(std::string_view name, bool windows);
 // Whether a Windows cuDNN of this version loads zlibwapi.dll, which NVIDIA's
 // archives do not ship: 8.3 to 8.9 (docs/install.md).
 bool needs_zlibwapi(const Version& cudnn);
+inline constexpr std::string_view zlibwapi_dll = "zlibwapi.dll";
+// The headers a cuDNN's version is read from, in the order they are tried:
+// cudnn_version.h (8.0 on), Debian's per-major copies, cudnn.h (before 8.0).
+const std::vector<std::string>& cudnn_version_headers();
+// Whether a file is named as a shared library is: x.so, x.so.12[.1], x.dll (any case).
+bool is_library_file(std::string_view name);
 
 // Folders under a toolkit root that hold Linux libraries, most specific first.
 std::vector<fs::path> toolkit_lib_dirs(const fs::path& root);

@@ -220,7 +220,7 @@ void scan_lib_dir(const fs::path& d, CudnnFiles& f) {
 
 std::optional<Version> version_from_headers(const std::vector<fs::path>& include_dirs, fs::path& found_in) {
     for (const auto& inc : include_dirs)
-        for (auto name : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"}) {
+        for (const auto& name : cudalibs::cudnn_version_headers()) {
             auto text = fsx::read_file(inc / name, 4 << 20);
             if (!text) continue;
             if (auto v = cudnn_version_from_header(*text)) {

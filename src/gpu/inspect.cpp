@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cudalibs.hpp"
 #include "util/binary_file.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -23,10 +24,7 @@ bool looks_binary(const fs::path& p) {
 
 // A library by its name (libx.so, libx.so.12, x.dll): listed even when it is
 // no ELF or PE file, so the report says so rather than leaving it out.
-bool named_like_a_library(const fs::path& p) {
-    auto name = str::to_lower_ascii(fsx::to_utf8(p.filename()));
-    return name.ends_with(".so") || name.find(".so.") != std::string::npos || name.ends_with(".dll");
-}
+bool named_like_a_library(const fs::path& p) { return cudalibs::is_library_file(fsx::to_utf8(p.filename())); }
 
 std::string runs_text(const FileCode& f, const Machine& m) {
     if (!f.problem.empty()) return "? (" + f.problem + ")";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/cudalibs.hpp"
 #include "platform/platform.hpp"
 #include "platform/process.hpp"
 #include "util/fs.hpp"
@@ -36,17 +37,14 @@ if s and s.origin:
     print(os.path.dirname(d))
 )PY";
 
-bool is_library(const std::string& name) {
-    auto lower = str::to_lower_ascii(name);
-    return lower.ends_with(".dll") || lower.ends_with(".so") || lower.find(".so.") != std::string::npos;
-}
 
 void add_libraries(const fs::path& dir, CodeCache& cache, std::vector<LibraryCode>& out) {
     std::error_code ec;
     std::vector<fs::path> found;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code e2;
-        if (!it->is_symlink(e2) && it->is_regular_file(e2) && is_library(fsx::to_utf8(it->path().filename())))
+        if (!it->is_symlink(e2) && it->is_regular_file(e2) &&
+            cudalibs::is_library_file(fsx::to_utf8(it->path().filename())))
             found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <set>
 
+#include "core/cudalibs.hpp"
 #include "core/detect.hpp"
 #include "install/archive.hpp"
 #include "install/fetch.hpp"
@@ -37,17 +38,18 @@ struct Unit {
 // not ship (docs/install.md): the one built with cudaenv (zlibwapi/) goes
 // beside its DLLs, from cudaenv's private folder (lib/cudaenv).
 void add_zlibwapi(const fs::path& staging, const Version& version, const std::string& platform) {
-    if (!platform.starts_with("windows") || version.major() != 8 || version.minor() < 3) return;
+    if (!platform.starts_with("windows") || !cudalibs::needs_zlibwapi(version)) return;
     const auto bin = staging / "bin";
-    if (fsx::exists(bin / "zlibwapi.dll")) return;
-    const auto dll = platform::private_lib_dir() / "zlibwapi.dll";
+    const auto name = fsx::from_utf8(cudalibs::zlibwapi_dll);
+    if (fsx::exists(bin / name)) return;
+    const auto dll = platform::private_lib_dir() / name;
     if (!fsx::is_file(dll)) {
         spdlog::warn("cuDNN {} needs zlibwapi.dll, and {} is missing: put zlibwapi.dll (64-bit) into {}",
                      version.str(), fsx::to_utf8(dll), fsx::to_utf8(bin));
         return;
     }
     std::error_code ec;
-    fs::copy_file(dll, bin / "zlibwapi.dll", ec);
+    fs::copy_file(dll, bin / name, ec);
     if (ec) throw Error("cannot copy zlibwapi.dll into '" + fsx::to_utf8(bin) + "': " + ec.message());
 }
 

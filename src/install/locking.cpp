@@ -53,9 +53,8 @@ bool is_toolkit_lib(const std::string& name, bool windows) {
     return false;
 }
 
-bool is_cudnn_lib(const std::string& name, bool windows) {
-    return windows ? str::starts_with_icase(name, "cudnn") && str::to_lower_ascii(name).ends_with(".dll")
-                   : name.starts_with("libcudnn") && name.find(".so") != std::string::npos;
+bool is_cudnn_lib(const std::string& name) {
+    return cudalibs::family_of(name) == cudalibs::Family::cudnn && cudalibs::is_library_file(name);
 }
 
 std::string cannot_reproduce(const LockFile& lock, const std::string& lock_name) {
@@ -154,7 +153,7 @@ LockFile lock_adopted(Store& store, const Spec& spec) {
         const auto& root = pair.cudnn->path;
         auto dirs = pair.cudnn->variant.empty() ? cudalibs::cudnn_lib_dirs(root)
                                                 : cudalibs::cudnn_installer_dll_dirs(root, pair.cudnn->variant);
-        hash_libraries(lock, "cudnn", root, dirs, [&](const std::string& n) { return is_cudnn_lib(n, windows); });
+        hash_libraries(lock, "cudnn", root, dirs, [](const std::string& n) { return is_cudnn_lib(n); });
     }
     if (lock.files.empty())
         throw Error("found no CUDA or cuDNN library in " + fsx::to_utf8(tk) + " to record",

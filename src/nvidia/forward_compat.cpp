@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/cudalibs.hpp"
 #include "nvidia/compat.hpp"
 #include "platform/platform.hpp"
 #include "util/fs.hpp"
@@ -20,7 +21,7 @@ std::vector<fs::path> compat_dirs(const fs::path& toolkit_root, const Version& c
 }
 
 std::optional<CompatLibs> read_compat_dir(const fs::path& dir) {
-    constexpr std::string_view prefix = "libcuda.so.";
+    const std::string prefix = std::string(cudalibs::linux_driver) + ".";
     std::optional<CompatLibs> best;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

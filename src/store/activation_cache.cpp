@@ -310,7 +310,7 @@ std::optional<std::string> zlibwapi_dir(const DetectedPair& p, const std::string
     if (!p.cudnn || !p.cudnn->windows || !cudalibs::needs_zlibwapi(p.cudnn->version)) return std::nullopt;
     auto has = [&](const fs::path& dir) {
         if (key) key->emplace_back(fsx::to_utf8(dir), path_stamp(dir));
-        return fsx::is_file(dir / "zlibwapi.dll");
+        return fsx::is_file(dir / fsx::from_utf8(cudalibs::zlibwapi_dll));
     };
     for (const auto& d : p.cudnn->bin_dirs)
         if (has(d)) return std::nullopt;

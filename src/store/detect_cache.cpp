@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/cudalibs.hpp"
 #include "store/store.hpp"
 #include "platform/platform.hpp"
 #include "util/cache_file.hpp"
@@ -150,8 +151,7 @@ std::vector<fs::path> cudnn_key_paths(const fs::path& dir, const std::string& va
         out.insert(out.end(), c->lib_dirs.begin(), c->lib_dirs.end());
         if (!c->include_dir.empty()) {
             out.push_back(c->include_dir);
-            for (auto h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
-                out.push_back(c->include_dir / h);
+            for (const auto& h : cudalibs::cudnn_version_headers()) out.push_back(c->include_dir / h);
         }
         for (auto& s : layout::recognizer(c->layout).outside_dirs()) out.push_back(std::move(s));
         if (c->layout == layout::CudnnLayout::system) {
