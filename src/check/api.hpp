@@ -6,11 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#ifdef _WIN32
-#define CUDAENV_CUDNNAPI __stdcall  // CUDNNWINAPI; no effect on x64, kept for the record
-#else
-#define CUDAENV_CUDNNAPI
-#endif
+#include "platform/dynlib.hpp"  // CUDAENV_LIBAPI
 
 namespace cudaenv::cuda_api {
 
@@ -150,7 +146,7 @@ struct ConvolutionFwdAlgoPerf {
 #define CUDAENV_CUDNN_STREAM(X) \
     X(SetStream, set_stream, cudnnSetStream, cudnnStatus_t, (cudnnHandle_t, cuda_api::cudaStream_t))
 
-#define CUDAENV_CUDNN_TYPEDEF(Type, field, symbol, R, params) using Type = R(CUDAENV_CUDNNAPI*) params;
+#define CUDAENV_CUDNN_TYPEDEF(Type, field, symbol, R, params) using Type = R(CUDAENV_LIBAPI*) params;
 extern "C" {
 CUDAENV_CUDNN_REQUIRED(CUDAENV_CUDNN_TYPEDEF)
 CUDAENV_CUDNN_STREAM(CUDAENV_CUDNN_TYPEDEF)

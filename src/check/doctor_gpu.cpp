@@ -48,7 +48,7 @@ Finding forward_compat_finding(const DoctorInput& in, const gpu::Machine& m) {
     const auto& tk = in.active->toolkit;
     auto host = nvidia::judge_driver(m.driver, tk.version, in.windows, m.driver_cuda);
     auto choice = nvidia::decide_forward_compat(host, tk.version, gpu::compat_gpus(m),
-                                                nvidia::find_compat_libs(nvidia::compat_dirs(tk.root, tk.version)),
+                                                nvidia::find_compat_libs(nvidia::compat_dirs(tk.root, tk.version, in.windows)),
                                                 in.windows);
     f.details["choice"] = nvidia::choice_name(choice.kind);
     if (choice.kind == nvidia::CompatChoice::Kind::use) f.details["compat_libraries"] = fsx::to_utf8(choice.libs.dir);

@@ -7,6 +7,7 @@
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "platform/platform.hpp"
 #include "util/strings.hpp"
 #include "util/json_text.hpp"
 
@@ -27,13 +28,7 @@ NodeKey node_key(const std::vector<PairResult>& results) {
 
 std::string utc_now() {
     char when[32];
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-#ifdef _WIN32
-    gmtime_s(&tm, &now);
-#else
-    gmtime_r(&now, &tm);
-#endif
+    const std::tm tm = platform::utc_time(std::time(nullptr));
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return when;
 }

@@ -287,10 +287,7 @@ std::filesystem::path probe_program() {
 std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store, const RunOptions& opts,
                                     int max_parallel) {
     std::vector<PairResult> results(pairs.size());
-    // Windows' run_process starts children with inheritable pipe handles: a
-    // child started meanwhile would inherit another's and hold its output
-    // open. One at a time there until it passes a handle list.
-    if constexpr (platform::is_windows) max_parallel = 1;
+    if (!platform::parallel_children) max_parallel = 1;  // platform/process.hpp says why
     const auto specs = shown_specs(pairs, store);
     const auto program = probe_program();
     const ConvChoices choices(store.conv_choice_file());
@@ -302,7 +299,7 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     }
     RunOptions shared = opts;
     ensure_writable_dir(store.tmp_dir());
-    shared.gpu_lock = store.tmp_dir() / "check-gpu.lock";
+    shared.gpu_lock = store.check_gpu_lock_file();
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;

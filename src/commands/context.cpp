@@ -1,5 +1,7 @@
 #include "commands/context.hpp"
 
+#include <algorithm>
+
 #include "commands/command_table.hpp"
 #include "store/system_store.hpp"
 #include "store/activation_cache.hpp"
@@ -44,7 +46,7 @@ Activation Context::plan_for(const std::string& spec_text, bool msvc) {
     return plan_activation(store(), Spec::parse_or_throw(spec_text), env(), native_path_style(), {msvc});
 }
 
-bool Context::msvc_auto() { return platform::is_windows && store().config().msvc == "auto"; }
+bool Context::msvc_auto() { return platform::has_msvc_toolsets && store().config().msvc == "auto"; }
 
 std::unique_ptr<Shell> integration_shell(const std::string& command) {
     auto sh = platform::get_env("CUDAENV_SHELL");
@@ -60,14 +62,13 @@ void Context::refresh_session_shims() {
     auto exe = platform::executable_path();
     auto main_exe = platform::sibling_program("cudaenv");
     if (exe.filename() != main_exe.filename() && platform::is_executable(main_exe)) exe = main_exe;
-    InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(store().root()), true, integration_commands()};
-    auto dir = store().shims_dir();
-    auto same = [](const std::filesystem::path& p, const std::string& want) {
-        auto have = fsx::read_file(p);
-        return have && *have == want;
-    };
-    if (same(dir / "cudaenv.ps1", "\xEF\xBB\xBF" + pwsh_session_shim(opts)) &&
-        same(dir / "cudaenv.cmd", cmd_session_shim(opts)))
+    const auto dir = store().shims_dir();
+    InitOptions opts{fsx::to_utf8(exe), fsx::to_utf8(dir), true, integration_commands()};
+    const auto files = session_shim_files(opts);
+    if (std::all_of(files.begin(), files.end(), [&](const SessionShimFile& f) {
+            auto have = fsx::read_file(dir / fsx::from_utf8(f.name));
+            return have && *have == f.bytes;
+        }))
         return;
     write_session_shims(opts);
 }

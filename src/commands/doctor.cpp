@@ -48,7 +48,7 @@ void run_doctor_cmd(Context& ctx, bool json, const gpu::Overrides& overrides) {
     for (auto& f : check::gpu_findings(in, machine, ctx.store().root()))
         findings.push_back(std::move(f));
     if (in.active) add_stale_build_findings(findings, ctx.cwd(), in.active->toolkit.root);
-    if (platform::is_windows) {
+    if (in.windows) {  // Windows' own topics (check/doctor_windows)
         findings.push_back(check::pwsh_policy_finding());  // PowerShell's execution policy
         findings.push_back(check::python_hook_finding(in));  // Python's DLL hook (check/doctor_windows)
         findings.push_back(check::msvc_finding(in, installed_toolsets(ctx.store(), ctx.env())));

@@ -20,7 +20,7 @@ namespace {
 void run_init(Context& ctx, const std::string& shell_name, bool auto_switch) {
     const auto& info = shell_info(shell_name);
     auto shell = info.make();
-    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(ctx.store().root()), auto_switch,
+    InitOptions opts{fsx::to_utf8(platform::executable_path()), fsx::to_utf8(ctx.store().shims_dir()), auto_switch,
                      integration_commands()};
     if (info.session_shim) {
         // A profile must keep loading even when the store is read-only.

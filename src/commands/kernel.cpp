@@ -15,6 +15,7 @@
 #include "setup/setup_record.hpp"
 #include "setup/setup_run.hpp"
 #include "platform/platform.hpp"
+#include "platform/process.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -37,7 +38,7 @@ std::optional<fs::path> prefix_of(Context& ctx, const std::string& p) {
 
 // The python3 (python.exe on Windows) first on PATH.
 std::string default_python(Context& ctx) {
-    const char* exe = platform::is_windows ? "python.exe" : "python3";
+    const char* exe = platform::python_program;
     for (const auto& dir : split_path_list(ctx.env()("PATH").value_or(""), native_path_style())) {
         auto candidate = fsx::from_utf8(dir) / exe;
         std::error_code ec;
@@ -67,9 +68,9 @@ void run_add(Context& ctx, const KernelArgs& a) {
     k.dir = exporting::kernels_dir(ctx.env(), prefix_of(ctx, a.prefix));
     // A store found through the environment must be found by the kernel too,
     // however Jupyter starts it.
-    auto set = [&](const char* name) { return ctx.env()(name).value_or("") != ""; };
-    if (set("CUDAENV_ROOT") || (!platform::is_windows && set("XDG_DATA_HOME")))
-        k.env.emplace_back("CUDAENV_ROOT", fsx::to_utf8(ctx.store().root()));
+    auto set = [&](const std::string& name) { return ctx.env()(name).value_or("") != ""; };
+    const auto moved = platform::store_root_variables();
+    if (std::any_of(moved.begin(), moved.end(), set)) k.env.emplace_back("CUDAENV_ROOT", fsx::to_utf8(ctx.store().root()));
     if (set("CUDAENV_SYSTEM_ROOT")) k.env.emplace_back("CUDAENV_SYSTEM_ROOT", fsx::to_utf8(system_store_root()));
     exporting::write_kernel(k);
     std::cerr << "cudaenv: kernel '" << k.name << "' (" << k.display_name << ") in " << fsx::to_utf8(k.dir / fsx::from_utf8(k.name))
@@ -80,7 +81,7 @@ void run_add(Context& ctx, const KernelArgs& a) {
         SetupRequest request{"", false, std::nullopt, python, integration_commands()};
         check_setup_request(request);
         run_setup(ctx.store(), request);
-    } else if (platform::is_windows) {
+    } else if (platform::python_needs_dll_hook) {
         const auto rec = SetupRecord::load(ctx.store().setup_file());
         if (std::none_of(rec.pythons.begin(), rec.pythons.end(), [&](const auto& p) { return p.interpreter == python; }))
             std::cerr << "hint: Python 3.8+ finds the pair's DLLs for extension modules only with the DLL hook: "

@@ -61,7 +61,7 @@ void register_use(CLI::App* cmd, Context& ctx) {
         if (!for_opts->for_text.empty() && !spec->empty()) throw UsageError("give a spec or --for, not both");
         if (!for_opts->for_text.empty()) *spec = spec_for_framework(ctx.store(), *for_opts);
         if (spec->empty()) throw UsageError("`cudaenv use` needs a spec or --for", "e.g. cudaenv use 12.4");
-        if (msvc->value_or(false) && !platform::is_windows)
+        if (msvc->value_or(false) && !platform::has_msvc_toolsets)
             throw UsageError("--msvc enters a Visual Studio toolset, which exists only on Windows",
                              "on Linux cudaenv picks a host compiler nvcc accepts by itself (docs/host-compilers.md)");
         run_use(ctx, *spec, msvc->value_or(ctx.msvc_auto()));

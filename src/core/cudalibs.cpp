@@ -11,6 +11,16 @@ std::string cudart_name(int cuda_major, bool windows) {
     return "libcudart.so." + (cuda_major == 11 ? std::string("11.0") : std::to_string(cuda_major));
 }
 
+std::vector<std::string> driver_names(bool windows) {
+    if (windows) return {"nvcuda.dll"};
+    return {std::string(linux_driver) + ".1", "/usr/lib/wsl/lib/libcuda.so.1"};
+}
+
+std::vector<std::string> nvml_names(bool windows) {
+    if (windows) return {"nvml.dll", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll"};
+    return {"libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1"};
+}
+
 std::vector<std::string> cudnn_names(int cudnn_major, bool windows) {
     std::vector<std::string> parts;
     if (cudnn_major == 8) parts = {"", "_ops_infer", "_ops_train", "_cnn_infer", "_cnn_train", "_adv_infer", "_adv_train"};

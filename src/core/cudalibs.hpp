@@ -30,6 +30,11 @@ std::string cudart_name(int cuda_major, bool windows);
 // Every library of a cuDNN major, the front one first (libcudnn.so.9 or
 // cudnn64_9.dll, which loads the others): 7 for cuDNN 8, 8 for cuDNN 9.
 std::vector<std::string> cudnn_names(int cudnn_major, bool windows);
+// The driver's CUDA library and NVML, as cudaenv-probe loads them by name
+// (nvidia/probe_gpus), the usual name first: libcuda.so.1 and WSL's copy,
+// nvcuda.dll; libnvidia-ml.so.1, nvml.dll and where older drivers kept it.
+std::vector<std::string> driver_names(bool windows);
+std::vector<std::string> nvml_names(bool windows);
 // The toolkit's main libraries (reported by `check`, loaded only by programs
 // that use them): cublas, cublasLt, cufft, curand, cusparse, nvrtc.
 const std::vector<std::string>& toolkit_libraries();

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <toml++/toml.h>
 
+#include "platform/platform.hpp"
 #include "util/embedded.hpp"
 #include "util/error.hpp"
 #include "util/strings.hpp"
@@ -198,12 +199,6 @@ std::optional<PairChoice> choose_pair(const FrameworkBuild& build, const std::ve
     return best;
 }
 
-std::string host_os_name() {
-#ifdef _WIN32
-    return "windows";
-#else
-    return "linux";
-#endif
-}
+std::string host_os_name() { return platform::os_name(platform::host_os); }
 
 }  // namespace cudaenv

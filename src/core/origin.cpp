@@ -15,8 +15,7 @@ std::string canon(const fs::path& p) {
     std::error_code ec;
     auto c = fs::weakly_canonical(p, ec);
     auto s = fsx::to_utf8(ec ? p : c);
-    if (platform::is_windows) s = str::to_lower_ascii(s);
-    return s;
+    return platform::path_key(s);
 }
 
 }  // namespace
@@ -57,9 +56,7 @@ PairDirs pair_dirs(const std::string& spec, const DetectedPair& pair) {
 }
 
 Classifier::Classifier(std::optional<PairDirs> traced, std::vector<PairDirs> others)
-    : traced_(std::move(traced)), others_(std::move(others)), system_dirs_(platform::system_library_dirs()) {
-    if (!platform::is_windows) system_dirs_.push_back("/usr");
-}
+    : traced_(std::move(traced)), others_(std::move(others)), system_dirs_(platform::system_shared_dirs()) {}
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 namespace cudaenv {
 
-PathStyle native_path_style() { return platform::is_windows ? PathStyle::windows : PathStyle::posix; }
+PathStyle native_path_style() { return path_style_for(platform::is_windows); }
 
 char list_separator(PathStyle style) { return style == PathStyle::windows ? ';' : ':'; }
 

@@ -10,6 +10,8 @@
 namespace cudaenv {
 
 enum class PathStyle { posix, windows };
+// The lists of that OS (`windows`), and of this one.
+constexpr PathStyle path_style_for(bool windows) { return windows ? PathStyle::windows : PathStyle::posix; }
 
 PathStyle native_path_style();
 char list_separator(PathStyle style);

@@ -101,14 +101,14 @@ std::vector<std::string> lines_of(const std::string& text) {
 std::string version_file_text(std::string_view bytes) {
     // Windows PowerShell 5.1's `"12.4" > .cudaenv` writes UTF-16 LE with a BOM;
     // Notepad may write a UTF-8 BOM.
-    if (bytes.starts_with("\xFF\xFE")) return utf16_to_utf8(bytes.substr(2), false);
-    if (bytes.starts_with("\xFE\xFF")) return utf16_to_utf8(bytes.substr(2), true);
-    if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
+    if (bytes.starts_with(str::utf16le_bom)) return utf16_to_utf8(bytes.substr(str::utf16le_bom.size()), false);
+    if (bytes.starts_with(str::utf16be_bom)) return utf16_to_utf8(bytes.substr(str::utf16be_bom.size()), true);
+    if (bytes.starts_with(str::utf8_bom)) bytes.remove_prefix(str::utf8_bom.size());
     return std::string(bytes);
 }
 
 std::optional<NotAVersionFile> not_a_version_file(std::string_view head, unsigned long long size) {
-    const bool utf16 = head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
+    const bool utf16 = head.starts_with(str::utf16le_bom) || head.starts_with(str::utf16be_bom);
     // What the hooks read at most: one byte more than a file may hold.
     const size_t cap = utf16 ? max_utf16_version_file_bytes : max_version_file_bytes;
     const auto text = version_file_text(head.substr(0, cap + 1));

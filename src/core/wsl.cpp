@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "platform/platform.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv {
@@ -35,15 +36,11 @@ WslInfo detect_wsl(const std::optional<std::string>& distro_name, const std::opt
 }
 
 WslInfo detect_wsl(const EnvReader& env) {
-#ifdef _WIN32
-    (void)env;
-    return {};
-#else
-    auto file = env("CUDAENV_OSRELEASE_FILE").value_or("/proc/sys/kernel/osrelease");
+    if (!platform::kernel_release_file) return {};  // not a Linux program: never inside WSL
+    auto file = env("CUDAENV_OSRELEASE_FILE").value_or(platform::kernel_release_file);
     auto w = detect_wsl(env("WSL_DISTRO_NAME"), fsx::read_file(fsx::from_utf8(file), 4096));
     if (auto m = env("CUDAENV_WSL_MOUNT_ROOT"); m && !m->empty()) w.mount_root = *m;
     return w;
-#endif
 }
 
 bool on_windows_drive(const std::filesystem::path& p, const WslInfo& wsl) {

@@ -27,16 +27,6 @@ bool ours(const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-JupyterOs this_jupyter_os() {
-#if defined(_WIN32)
-    return JupyterOs::windows;
-#elif defined(__APPLE__)
-    return JupyterOs::macos;
-#else
-    return JupyterOs::linux;
-#endif
-}
-
 fs::path jupyter_data_dir(const EnvReader& env, JupyterOs os, const fs::path& home) {
     if (auto d = env("JUPYTER_DATA_DIR"); d && !d->empty()) return fsx::from_utf8(*d);
     // Without a home the folder would be relative: under the current folder.

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "core/activation.hpp"
+#include "platform/platform.hpp"
 
 namespace cudaenv::exporting {
 
-enum class JupyterOs { linux, macos, windows };
-JupyterOs this_jupyter_os();
+// Jupyter's folders differ by OS: platform's value names it.
+using JupyterOs = platform::Os;
+inline JupyterOs this_jupyter_os() { return platform::host_os; }
 
 // Jupyter's user data folder: $JUPYTER_DATA_DIR, else ~/.local/share/jupyter
 // ($XDG_DATA_HOME/jupyter) on Linux, ~/Library/Jupyter on macOS,

@@ -10,6 +10,7 @@
 #include "core/cudalibs.hpp"
 #include "store/detect_cache.hpp"
 #include "platform/platform.hpp"
+#include "platform/nvidia_driver.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -194,8 +195,8 @@ GroupVerdict decide(const GroupVerdict& scan, const TableVerdict& table, std::st
 nvidia::DriverJudgement driver_verdict(CodeCache* memo, const Version& cuda, const Machine& m) {
     auto ask = [&] { return nvidia::judge_driver(m.driver, cuda, platform::is_windows, m.driver_cuda); };
     if (!memo) return ask();
-    const auto key = "driver " + cuda.str() + " " + m.driver + " " + m.driver_cuda + (platform::is_windows ? " w" : " l") +
-                     " @" + tables_hash();
+    const auto key = "driver " + cuda.str() + " " + m.driver + " " + m.driver_cuda + " " +
+                     platform::os_name(platform::host_os) + " @" + tables_hash();
     if (auto kept = memo->kept_table(key)) {
         nvidia::DriverJudgement j;
         j.fit = static_cast<nvidia::DriverFit>(static_cast<int>(kept->runs));
@@ -233,7 +234,7 @@ void apply_recorded(PairVerdict& v, const PairNeeds& needs, const Machine& m) {
             v.runs = Runs::no;
         }
     }
-    const auto& min = platform::is_windows ? needs.min_driver_windows : needs.min_driver_linux;
+    const auto& min = needs.min_driver_on(platform::is_windows);
     if (!min.empty() && Version::parse(m.driver) && nvidia::compare_driver(m.driver, min) < 0 &&
         v.driver.fit != nvidia::DriverFit::too_old) {
         v.driver.fit = nvidia::DriverFit::too_old;
@@ -291,7 +292,7 @@ PairVerdict judge_pair(const std::optional<Version>& cuda, const std::optional<V
         if (out.driver.fit == nvidia::DriverFit::too_old) {
             auto host = nvidia::judge_driver(m.driver, *cuda, platform::is_windows, m.driver_cuda);
             out.compat = nvidia::decide_forward_compat(
-                host, *cuda, compat_gpus(m), nvidia::find_compat_libs(nvidia::compat_dirs(toolkit_root, *cuda)),
+                host, *cuda, compat_gpus(m), nvidia::find_compat_libs(nvidia::compat_dirs(toolkit_root, *cuda, platform::is_windows)),
                 platform::is_windows);
         }
     }
@@ -379,9 +380,7 @@ std::vector<std::string> loaded_library_warnings(const std::vector<std::string>&
 std::string jit_cache_note() {
     auto path = platform::get_env("CUDA_CACHE_PATH");
     auto size = platform::get_env("CUDA_CACHE_MAXSIZE");
-    std::string where = path && !path->empty() ? *path
-                        : platform::is_windows ? "%APPDATA%\\NVIDIA\\ComputeCache"
-                                               : "~/.nv/ComputeCache";
+    std::string where = path && !path->empty() ? *path : platform::jit_cache_default;
     std::string limit = size && !size->empty() ? *size + " bytes (CUDA_CACHE_MAXSIZE)" : "256 MiB (CUDA_CACHE_MAXSIZE, at most 4 GiB)";
     return "JIT cache " + where + ", up to " + limit;
 }
@@ -436,7 +435,7 @@ std::optional<std::string> warning_of(const PairVerdict& v, const Machine& m) {
 }  // namespace
 
 void apply_forward_compat(const std::filesystem::path& store_root, const DetectedPair& pair, EnvDiff& diff) {
-    if constexpr (platform::is_windows) return;
+    if (!nvidia::has_forward_compat(platform::is_windows)) return;
     try {
         Machine m;
         auto v = activation_verdict(store_root, pair, m);
@@ -460,7 +459,7 @@ void warn_if_cannot_run(const std::filesystem::path& store_root, const std::opti
         if (!v) return;
         if (auto w = warning_of(*v, m)) std::cerr << "cudaenv: warning: " << *w << "\n";
         // Forward compatibility: the compat libraries first, where the decision says so.
-        if (diff && v->compat.kind == nvidia::CompatChoice::Kind::use && !platform::is_windows)
+        if (diff && v->compat.kind == nvidia::CompatChoice::Kind::use)  // never on Windows (nvidia/forward_compat)
             put_first(*diff, "LD_LIBRARY_PATH", fsx::to_utf8(v->compat.libs.dir), PathStyle::posix);
     } catch (const Error&) {
     }

@@ -34,6 +34,7 @@ std::string tables_hash();
 struct PairNeeds {
     std::string min_driver_linux, min_driver_windows;
     Version cc_lo, cc_hi, ptx;
+    const std::string& min_driver_on(bool windows) const { return windows ? min_driver_windows : min_driver_linux; }
     std::vector<std::string> sources;
 };
 PairNeeds pair_needs(const Version& cuda, const std::optional<Version>& cudnn);

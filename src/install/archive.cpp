@@ -239,7 +239,7 @@ private:
         throw hostile(name, "lies outside the archive's top folder");
     }
 
-    std::string key(const std::string& p) const { return platform::is_windows ? str::to_lower_ascii(p) : p; }
+    std::string key(const std::string& p) const { return platform::path_key(p); }
 
     // Never write through a symlink, never twice to one path.
     void check_place(const std::string& name, const std::string& rel, char kind) {

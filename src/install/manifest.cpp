@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "install/sha256.hpp"
+#include "platform/platform.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -100,13 +101,9 @@ Manifest Manifest::parse(const std::string& text, const std::string& source, con
 }
 
 std::string host_platform() {
-#if defined(_WIN32)
-    return "windows-x86_64";
-#elif defined(__aarch64__)
-    return "linux-sbsa";
-#else
-    return "linux-x86_64";
-#endif
+    // NVIDIA names a server's ARM (aarch64) "sbsa"; the OS by platform's name.
+    const auto cpu = platform::cpu_name == "aarch64" ? std::string("sbsa") : std::string(platform::cpu_name);
+    return std::string(platform::os_name(platform::host_os)) + "-" + cpu;
 }
 
 std::vector<std::string> default_cuda_components(const Manifest& m, const std::string& platform) {

@@ -190,7 +190,7 @@ Staging::~Staging() {
 
 StoreLock::StoreLock(Store& store, bool quiet) {
     ensure_writable_dir(store.tmp_dir());
-    auto file = store.tmp_dir() / "install.lock";
+    const auto file = store.install_lock_file();
     lock_ = std::make_unique<platform::FileLock>(file, false);
     if (!lock_->locked()) {
         if (!quiet) std::cerr << "cudaenv: waiting for another cudaenv install or uninstall to finish...\n";
@@ -211,10 +211,14 @@ void clean_store_tmp(Store& store) {
     ec.clear();
     for (fs::directory_iterator it(store.tmp_dir(), ec), end; !ec && it != end; it.increment(ec)) {
         auto name = fsx::to_utf8(it->path().filename());
-        if (name == "install.lock") continue;
+        if (it->path().filename() == store.install_lock_file().filename()) continue;
         auto parts = str::split(name, kSep);
-        if (parts.size() == 4 && parts[0] == "old" && (parts[1] == "toolkits" || parts[1] == "cudnn")) {
-            auto target = store.root() / fsx::from_utf8(parts[1]) / fsx::from_utf8(parts[2]);
+        // old~<area>~<name>~<id>: a managed folder set aside (tmp_entry), put back when its place is empty.
+        fs::path area;
+        for (const auto& dir : {store.toolkits_dir(), store.cudnn_dir()})
+            if (parts.size() == 4 && parts[0] == "old" && parts[1] == fsx::to_utf8(dir.filename())) area = dir;
+        if (!area.empty()) {
+            auto target = area / fsx::from_utf8(parts[2]);
             if (!fsx::exists(target)) {
                 std::error_code rec;
                 fs::create_directories(target.parent_path(), rec);

@@ -4,15 +4,14 @@
 
 #include "core/cudalibs.hpp"
 #include "nvidia/compat.hpp"
-#include "platform/platform.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv::nvidia {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> compat_dirs(const fs::path& toolkit_root, const Version& cuda) {
-    if constexpr (platform::is_windows) return {};
+std::vector<fs::path> compat_dirs(const fs::path& toolkit_root, const Version& cuda, bool windows) {
+    if (!has_forward_compat(windows)) return {};
     std::vector<fs::path> out;
     if (!toolkit_root.empty()) out.push_back(toolkit_root / "compat");
     auto system = fs::path("/usr/local") / ("cuda-" + cuda.prefix(2).str()) / "compat";

@@ -35,8 +35,11 @@ struct CompatLibs {
 };
 // The folders a pair's compat libraries may be in: the toolkit's own compat/
 // (an adopted /usr/local/cuda-X.Y), then /usr/local/cuda-X.Y/compat (NVIDIA's
-// cuda-compat-X-Y package). Linux only: empty elsewhere.
-std::vector<std::filesystem::path> compat_dirs(const std::filesystem::path& toolkit_root, const Version& cuda);
+// cuda-compat-X-Y package). Empty on Windows.
+std::vector<std::filesystem::path> compat_dirs(const std::filesystem::path& toolkit_root, const Version& cuda,
+                                               bool windows);
+// Whether NVIDIA offers forward compatibility (the cuda-compat package) on that OS: Linux only.
+constexpr bool has_forward_compat(bool windows) { return !windows; }
 // What `dir` holds (its newest libcuda.so.<version>); nullopt when none.
 std::optional<CompatLibs> read_compat_dir(const std::filesystem::path& dir);
 // Every compat folder of `dirs` that holds libraries.

@@ -1,5 +1,6 @@
 #include "nvidia/probe_gpus.hpp"
 
+#include "core/cudalibs.hpp"
 #include "platform/dynlib.hpp"
 #include "platform/platform.hpp"
 
@@ -7,21 +8,15 @@ namespace cudaenv::nvidia {
 
 namespace {
 
-#ifdef _WIN32
-#define CUDAENV_DRIVER_API __stdcall
-#else
-#define CUDAENV_DRIVER_API
-#endif
-
 // The driver API and NVML entry points used (cuda.h, nvml.h); 0 is success for both.
-using CuInit = int(CUDAENV_DRIVER_API*)(unsigned);
-using CuDriverGetVersion = int(CUDAENV_DRIVER_API*)(int*);
-using CuDeviceGetCount = int(CUDAENV_DRIVER_API*)(int*);
-using CuDeviceGet = int(CUDAENV_DRIVER_API*)(int*, int);
-using CuDeviceGetName = int(CUDAENV_DRIVER_API*)(char*, int, int);
-using CuDeviceGetAttribute = int(CUDAENV_DRIVER_API*)(int*, int, int);
-using NvmlInit = int(CUDAENV_DRIVER_API*)();
-using NvmlGetDriverVersion = int(CUDAENV_DRIVER_API*)(char*, unsigned);
+using CuInit = int(CUDAENV_LIBAPI*)(unsigned);
+using CuDriverGetVersion = int(CUDAENV_LIBAPI*)(int*);
+using CuDeviceGetCount = int(CUDAENV_LIBAPI*)(int*);
+using CuDeviceGet = int(CUDAENV_LIBAPI*)(int*, int);
+using CuDeviceGetName = int(CUDAENV_LIBAPI*)(char*, int, int);
+using CuDeviceGetAttribute = int(CUDAENV_LIBAPI*)(int*, int, int);
+using NvmlInit = int(CUDAENV_LIBAPI*)();
+using NvmlGetDriverVersion = int(CUDAENV_LIBAPI*)(char*, unsigned);
 constexpr int cc_major_attribute = 75, cc_minor_attribute = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
 
 // The first of `names` that loads (by name: the loader's own search, System32 on Windows).
@@ -43,8 +38,7 @@ F sym(const platform::DynLib& lib, const char* name) {
 
 void ask_driver_api(ProbedMachine& m) {
     std::string error;
-    auto cuda = platform::is_windows ? open_first({"nvcuda.dll"}, error)
-                                     : open_first({"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"}, error);
+    auto cuda = open_first(cudalibs::driver_names(platform::is_windows), error);
     if (!cuda.loaded()) {
         m.gpu_error = "no NVIDIA driver library (" + error + ")";
         return;
@@ -84,9 +78,7 @@ void ask_driver_api(ProbedMachine& m) {
 
 void ask_nvml(ProbedMachine& m) {
     std::string error;
-    auto nvml = platform::is_windows
-                    ? open_first({"nvml.dll", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll"}, error)
-                    : open_first({"libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1"}, error);
+    auto nvml = open_first(cudalibs::nvml_names(platform::is_windows), error);
     if (!nvml.loaded()) return;
     auto init = sym<NvmlInit>(nvml, "nvmlInit_v2");
     auto get = sym<NvmlGetDriverVersion>(nvml, "nvmlSystemGetDriverVersion");

@@ -6,6 +6,15 @@
 #include <string>
 #include <vector>
 
+// The calling convention of the C functions that CUDA's, cuDNN's and NVML's
+// libraries export (CUDAAPI, CUDNNWINAPI: __stdcall on Windows, which x64
+// ignores; kept for the record), for the function pointer types that call them.
+#ifdef _WIN32
+#define CUDAENV_LIBAPI __stdcall
+#else
+#define CUDAENV_LIBAPI
+#endif
+
 namespace cudaenv::platform {
 
 class DynLib {

@@ -1,6 +1,7 @@
 #include "platform/nvidia_driver.hpp"
 
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv::platform {
 
@@ -72,6 +73,19 @@ std::optional<std::string> kernel_driver_version() {
         if (auto v = parse_proc_driver_version(*text)) return v;
     if (auto text = fsx::read_file("/sys/module/nvidia/version", 1 << 10)) return parse_sys_module_version(*text);
     return std::nullopt;
+}
+
+std::optional<std::set<std::string>> kernel_gpu_models() {
+    if constexpr (is_windows) return std::nullopt;
+    std::set<std::string> models;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end; it.increment(ec)) {
+        auto info = fsx::read_file(it->path() / "information", 1 << 16);
+        if (!info) continue;
+        for (const auto& line : str::split(*info, '\n'))
+            if (line.starts_with("Model:")) models.insert(std::string(str::trim(line.substr(6))));
+    }
+    return models;
 }
 
 }  // namespace cudaenv::platform

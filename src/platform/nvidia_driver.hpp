@@ -6,8 +6,11 @@
 // banner is nvidia/driver's. Every text here is scanned with bounded loops,
 // never a backtracking matcher: it comes from the kernel or another program.
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+
+#include "platform/platform.hpp"
 
 namespace cudaenv::platform {
 
@@ -27,5 +30,11 @@ std::optional<std::string> parse_proc_driver_version(const std::string& text);
 std::optional<std::string> parse_sys_module_version(const std::string& text);
 // The loaded kernel module's version (/proc, then /sys); nullopt on Windows or without a driver.
 std::optional<std::string> kernel_driver_version();
+// The models of the GPUs the kernel module lists (/proc/driver/nvidia/gpus/*/information,
+// its "Model:" lines), without starting a process; nullopt where the OS has no
+// such list (Windows: only a driver call tells).
+std::optional<std::set<std::string>> kernel_gpu_models();
+// Where NVIDIA's driver keeps the JIT-compiled code when CUDA_CACHE_PATH is unset, as a user writes it.
+inline constexpr const char* jit_cache_default = is_windows ? "%APPDATA%\\NVIDIA\\ComputeCache" : "~/.nv/ComputeCache";
 
 }  // namespace cudaenv::platform

@@ -90,9 +90,33 @@ fs::path default_store_root() {
     return fsx::from_utf8(*h) / ".local" / "share" / "cudaenv";
 }
 
+std::vector<std::string> store_root_variables() { return {"CUDAENV_ROOT", "XDG_DATA_HOME"}; }
+
+std::string path_key(std::string_view path) { return std::string(path); }
+
+std::string shown_path(const fs::path& p) {
+    auto s = fsx::to_utf8(p), home = fsx::to_utf8(home_dir());
+    if (!home.empty() && home != "/" && s.starts_with(home + "/")) return "~" + s.substr(home.size());
+    return s;
+}
+
+std::optional<std::string> login_shell() { return get_env("SHELL"); }
+
+std::tm utc_time(std::time_t t) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    return tm;
+}
+
 std::vector<fs::path> system_library_dirs() {
     return {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib",
             "/usr/local/lib"};
+}
+
+std::vector<fs::path> system_shared_dirs() {
+    auto out = system_library_dirs();
+    out.push_back("/usr");
+    return out;
 }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }

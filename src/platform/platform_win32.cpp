@@ -123,12 +123,29 @@ fs::path default_store_root() {
     return home_dir() / "AppData" / "Local" / "cudaenv";
 }
 
+// %LOCALAPPDATA% is where every Windows program looks: only CUDAENV_ROOT moves the store.
+std::vector<std::string> store_root_variables() { return {"CUDAENV_ROOT"}; }
+
+std::string path_key(std::string_view path) { return str::to_lower_ascii(path); }
+
+std::string shown_path(const fs::path& p) { return fsx::to_utf8(p); }
+
+std::optional<std::string> login_shell() { return std::nullopt; }
+
+std::tm utc_time(std::time_t t) {
+    std::tm tm{};
+    gmtime_s(&tm, &t);
+    return tm;
+}
+
 std::vector<fs::path> system_library_dirs() {
     wchar_t buf[MAX_PATH];
     UINT n = GetSystemDirectoryW(buf, MAX_PATH);
     if (n == 0 || n >= MAX_PATH) return {fs::path(L"C:\\Windows\\System32")};
     return {fs::path(std::wstring(buf, n))};
 }
+
+std::vector<fs::path> system_shared_dirs() { return system_library_dirs(); }
 
 bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
 bool stderr_is_terminal() { return _isatty(_fileno(stderr)) != 0; }
@@ -162,6 +179,14 @@ std::wstring widen(const std::string& s) {
     std::wstring w(static_cast<size_t>(n), L'\0');
     MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
     return w;
+}
+
+std::string narrow(const std::wstring& w) {
+    if (w.empty()) return {};
+    int n = WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), nullptr, 0, nullptr, nullptr);
+    std::string s(static_cast<size_t>(n), '\0');
+    WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), s.data(), n, nullptr, nullptr);
+    return s;
 }
 
 std::string exception_name(unsigned long code) {

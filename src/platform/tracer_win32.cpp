@@ -28,8 +28,8 @@ namespace cudaenv::platform {
 namespace {
 
 using win32::exception_name;
+using win32::narrow;
 using win32::widen;
-std::string narrow(const std::wstring& w) { return fsx::to_utf8(std::filesystem::path(w)); }
 
 // The file's path without the \\?\ prefix GetFinalPathNameByHandleW adds.
 std::string handle_path(HANDLE file) {

@@ -10,7 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "platform/platform.hpp"
+
 namespace cudaenv::platform {
+
+// Who may change a system folder, as messages name it.
+inline constexpr const char* admin_name = is_windows ? "an administrator" : "root";
+// How its admin makes a folder changeable by administrators only, for hints.
+inline constexpr const char* admin_only_advice =
+    is_windows ? "let only Administrators change it (icacls), or remove it and let `cudaenv install --system` make it"
+               : "make it root's (or the store owner's) and writable by its owner only (chown, chmod go-w)";
 
 struct PathTrust {
     bool exists = false;

@@ -7,7 +7,14 @@
 #include <optional>
 #include <string>
 
+#include "platform/platform.hpp"
+
 namespace cudaenv::platform {
+
+// Whether the OS keeps a user environment (Windows: HKCU\Environment, with the
+// user's PATH, and cmd's AutoRun): `setup` puts the shims folder on that PATH
+// instead of into each profile, and `setup --install` copies cudaenv there.
+inline constexpr bool has_user_environment = is_windows;
 
 struct UserEnvValue {
     std::string value;        // UTF-8, unexpanded (%USERPROFILE% stays as written)

@@ -11,15 +11,8 @@ namespace cudaenv::platform {
 
 namespace {
 
+using win32::narrow;
 using win32::widen;
-
-std::string narrow(const std::wstring& w) {
-    if (w.empty()) return {};
-    int n = WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), nullptr, 0, nullptr, nullptr);
-    std::string s(static_cast<size_t>(n), '\0');
-    WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), s.data(), n, nullptr, nullptr);
-    return s;
-}
 
 std::string win_message(LSTATUS code) {
     wchar_t* buf = nullptr;

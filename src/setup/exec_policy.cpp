@@ -90,7 +90,7 @@ std::optional<PolicyScopes> query_execution_policy(const std::string& program) {
 }
 
 void require_profiles_run(std::ostream& out) {
-    if (!platform::is_windows) return;
+    if (!platform::has_execution_policy) return;
     std::vector<std::string> problems, advice;
     for (auto [program, edition] : {std::pair{"pwsh.exe", "PowerShell 7"}, std::pair{"powershell.exe", "Windows PowerShell 5.1"}}) {
         auto scopes = query_execution_policy(program);

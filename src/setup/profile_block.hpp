@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "core/line_endings.hpp"
+#include "util/strings.hpp"
 
 namespace cudaenv {
 
 inline constexpr std::string_view block_begin = "# >>> cudaenv >>>";
 inline constexpr std::string_view block_end = "# <<< cudaenv <<<";
-inline constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+using str::utf8_bom;
 
 // How the file ends its lines: CRLF when every line break is CRLF, CR when
 // it has CRs and no LF at all (classic Mac), else LF (also for no line break).

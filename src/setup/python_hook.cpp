@@ -23,12 +23,16 @@ constexpr const char* ask =
     "(sys.implementation.cache_tag or '').encode(),('%d.%d' % sys.version_info[:2]).encode()]))\n";
 
 std::optional<fs::path> interpreter_in(const fs::path& dir) {
-    const std::vector<fs::path> names =
-        platform::is_windows ? std::vector<fs::path>{fs::path("Scripts") / "python.exe", "python.exe"}
-                             : std::vector<fs::path>{fs::path("bin") / "python3", fs::path("bin") / "python"};
-    for (const auto& n : names)
+    for (const auto& n : platform::environment_interpreters())
         if (fsx::is_file(dir / n)) return dir / n;
     return std::nullopt;
+}
+
+// "bin/python3 or bin/python", as the OS writes them.
+std::string interpreter_names() {
+    std::string out;
+    for (const auto& n : platform::environment_interpreters()) out += (out.empty() ? "" : " or ") + fsx::to_utf8(n);
+    return out;
 }
 
 }  // namespace
@@ -37,12 +41,11 @@ PythonEnvironment find_python_environment(const std::string& arg, const fs::path
     if (arg.empty()) throw UsageError("--python needs an interpreter or an environment's folder", "e.g. cudaenv setup --python .venv");
     fs::path interp;
     auto given = fsx::from_utf8(arg);
-    const bool has_sep = arg.find('/') != std::string::npos || (platform::is_windows && arg.find('\\') != std::string::npos);
+    const bool has_sep = arg.find_first_of(platform::path_separators) != std::string::npos;
     if (fsx::is_dir(cwd / given)) {
         auto found = interpreter_in(cwd / given);
         if (!found)
-            throw Error("'" + str::visible(arg) + "' is a folder without " +
-                            (platform::is_windows ? "Scripts\\python.exe or python.exe" : "bin/python3 or bin/python"),
+            throw Error("'" + str::visible(arg) + "' is a folder without " + interpreter_names(),
                         "name the environment's folder or its interpreter");
         interp = *found;
     } else if (fsx::is_file(cwd / given)) {

@@ -68,10 +68,7 @@ public:
     }
 
     std::string show(const fs::path& p) override {
-        auto s = fsx::to_utf8(p), home = fsx::to_utf8(platform::home_dir());
-        if (!platform::is_windows && !home.empty() && home != "/" && s.starts_with(home + "/"))
-            return "~" + s.substr(home.size());
-        return s;
+        return platform::shown_path(p);
     }
 
     std::optional<platform::UserEnvValue> user_env_read(const std::string& name) override {

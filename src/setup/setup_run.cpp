@@ -12,7 +12,9 @@
 #include "store/rehash.hpp"
 #include "store/store.hpp"
 #include "platform/platform.hpp"
+#include "platform/process.hpp"
 #include "platform/profiles.hpp"
+#include "platform/userenv.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/report.hpp"
@@ -41,7 +43,7 @@ std::vector<std::string> files_to_install(const fs::path& from) {
 }
 
 std::string autorun_line(const std::string& exe, Store& store, std::span<const CommandInfo> commands) {
-    auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.root()), true, commands});
+    auto line = make_shell("cmd")->init_script({exe, fsx::to_utf8(store.shims_dir()), true, commands});
     return std::string(str::trim(line));
 }
 
@@ -50,9 +52,9 @@ void check_setup_request(SetupRequest& request) {
     const auto& install = request.install;
     bool all = shell.empty();
     if (!all) shell = std::string(shell_info(shell).name);  // validates; powershell = pwsh
-    if (!all && shell_info(shell).os == ShellOs::windows && !platform::is_windows)
+    if (!all && !can_set_up(shell_info(shell), platform::is_windows))
         throw UsageError(shell + " exists only on Windows", "name the shell you use: cudaenv setup <shell>");
-    if (install && !platform::is_windows)
+    if (install && !platform::has_user_environment)
         throw UsageError("--install is for Windows", "on Linux install the .deb package, or `cmake --install` a build");
     if (install && (request.undo || !all))
         throw UsageError("--install takes no shell and no --undo", "cudaenv setup --install [<folder>]");
@@ -91,7 +93,7 @@ void run_python_setup(SetupSession& s, const std::string& arg, bool undo) {
     // Compiled now, not at the starts (docs/python.md has the cost); undo removes the bytecode.
     if (!compile_python_hook(py)) s.out << "note: the module's bytecode could not be written now; Python compiles it\n";
     const auto take_back = "`cudaenv setup --python " + arg + " --undo` takes it back.\n";
-    if (!platform::is_windows)
+    if (!platform::python_needs_dll_hook)
         s.out << "note: the hook acts only on Windows (Python " << py.major << "." << py.minor
               << " here finds libraries through LD_LIBRARY_PATH), so it does nothing on this machine; " << take_back;
     else if (py.major == 3 && py.minor < 8)
@@ -150,15 +152,15 @@ void run_setup(Store& store, const SetupRequest& request) {
     rehash_or_warn(store);
     bool pwsh = false;
     for (const auto& [sh, profiles] : targets) {
-        if (sh->session_shim) write_session_shims({exe_s, fsx::to_utf8(store.root()), true, request.commands});
+        if (sh->session_shim) write_session_shims({exe_s, shims, true, request.commands});
         if (sh->autorun) add_autorun(s, autorun_line(exe_s, store, request.commands));
         for (const auto& p : profiles)
             add_profile_block(s, {p, std::string(sh->name), sh->reads,
-                                  profile_block_lines(*sh, exe_s, shims, !platform::is_windows),
-                                  platform::is_windows && sh->bom_on_windows});
+                                  profile_block_lines(*sh, exe_s, shims, !platform::has_user_environment),
+                                  created_with_bom(*sh, platform::is_windows)});
         pwsh = pwsh || sh->name == "pwsh";
     }
-    if (platform::is_windows) add_user_path(s, shims, install_entry);
+    if (platform::has_user_environment) add_user_path(s, shims, install_entry);
     if (pwsh) require_profiles_run(std::cout);
     auto named = install ? std::string("terminal") : chosen.front();
     std::cout << "Open a new " << named << " to use cudaenv; `cudaenv setup " << (install ? "" : named + " ")

@@ -9,6 +9,7 @@
 #include "store/store.hpp"
 #include "platform/platform.hpp"
 #include "platform/profiles.hpp"
+#include "platform/userenv.hpp"
 #include "util/error.hpp"
 #include "util/fs.hpp"
 #include "util/report.hpp"
@@ -36,7 +37,7 @@ void undo_setup(Store& store, SetupSession& s, const std::string& shell, bool al
         if (all || pr.shell == shell) {
             done.push_back(pr.path);
             attempt([&] {
-                remove_profile_block(s, pr, profile_block_lines(shell_info(pr.shell), exe, shims, !platform::is_windows));
+                remove_profile_block(s, pr, profile_block_lines(shell_info(pr.shell), exe, shims, !platform::has_user_environment));
             });
         }
     // No record (setup.toml lost): setup's own block, byte for byte, still goes.
@@ -45,13 +46,13 @@ void undo_setup(Store& store, SetupSession& s, const std::string& shell, bool al
             if (std::find(done.begin(), done.end(), fsx::to_utf8(p)) == done.end())
                 attempt([&] {
                     remove_profile_block(s, ProfileRecord{fsx::to_utf8(p), shell, false, {}, std::nullopt},
-                                         profile_block_lines(shell_info(shell), exe, shims, !platform::is_windows));
+                                         profile_block_lines(shell_info(shell), exe, shims, !platform::has_user_environment));
                 });
     if (all) {
         auto pythons = s.record.pythons;
         for (const auto& py : pythons) attempt([&] { remove_python_hook(s, py); });
     }
-    if (platform::is_windows) {
+    if (platform::has_user_environment) {
         if (all || shell_info(shell).autorun) {
             auto installed = s.record.install ? (fsx::from_utf8(s.record.install->dir) / program_names()[0]) : fs::path();
             attempt([&] { remove_autorun(s, autorun_line(s.record.install ? fsx::to_utf8(installed) : exe, store, commands)); });

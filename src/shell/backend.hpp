@@ -12,7 +12,7 @@ namespace cudaenv {
 
 struct InitOptions {
     std::string exe;    // absolute path of the cudaenv binary (UTF-8)
-    std::string store;  // the store root (UTF-8)
+    std::string shims;  // the store's shims folder (Store::shims_dir(), UTF-8)
     // Switch pairs on directory change (`init --auto-switch`, the default).
     bool auto_switch = true;
     // Every command, from the command table (integration_commands()): the

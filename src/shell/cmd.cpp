@@ -63,7 +63,7 @@ public:
         // cmd.exe processes from running it again. The line is read as a
         // command line, not a batch file (see cmdline_quote), and doskey reads $
         // as its own escape ($* = the arguments), so $ is $$.
-        std::string shim = str::replace_all(o.store + "\\shims\\cudaenv.cmd", "$", "$$");
+        std::string shim = str::replace_all(o.shims + "\\" + std::string(cmd_session_shim_file), "$", "$$");
         TemplateArgs args(*this);
         args.quoted("SHIM", cmdline_quote(shim));
         auto line = fill_template("cmd/autorun.cmd", args);

@@ -66,13 +66,17 @@ TemplateArgs integration_args(const Shell& shell, const InitOptions& o, std::str
     return args;
 }
 
-std::string write_session_shims(const InitOptions& opts) {
-    auto dir = fsx::from_utf8(opts.store) / "shims";
+std::vector<SessionShimFile> session_shim_files(const InitOptions& opts) {
     // The .ps1 carries a UTF-8 BOM: Windows PowerShell 5.1 reads a script
     // without one in the ANSI code page and would garble non-ASCII paths.
-    fsx::write_file_atomic(dir / "cudaenv.ps1", "\xEF\xBB\xBF" + pwsh_session_shim(opts));
-    fsx::write_file_atomic(dir / "cudaenv.cmd", cmd_session_shim(opts));
-    return fsx::to_utf8(dir);
+    return {{"cudaenv.ps1", std::string(str::utf8_bom) + pwsh_session_shim(opts)},
+            {std::string(cmd_session_shim_file), cmd_session_shim(opts)}};
+}
+
+std::string write_session_shims(const InitOptions& opts) {
+    const auto dir = fsx::from_utf8(opts.shims);
+    for (const auto& f : session_shim_files(opts)) fsx::write_file_atomic(dir / f.name, f.bytes);
+    return opts.shims;
 }
 
 }  // namespace cudaenv

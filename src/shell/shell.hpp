@@ -30,11 +30,18 @@ class TemplateArgs;
 // flags AUTO_SWITCH and the shell's name in capitals (e.g. ZSH).
 TemplateArgs integration_args(const Shell& shell, const InitOptions& opts, std::string_view list_sep);
 
-// The session shims for PowerShell and cmd (<store>/shims/cudaenv.ps1 and
-// cudaenv.cmd): they call the binary and apply its output to the calling
-// session, so `cudaenv use` works once that folder is on PATH.
+// The session shims for PowerShell and cmd (cudaenv.ps1 and cudaenv.cmd in
+// the store's shims folder): they call the binary and apply its output to the
+// calling session, so `cudaenv use` works once that folder is on PATH.
 std::string pwsh_session_shim(const InitOptions& opts);
 std::string cmd_session_shim(const InitOptions& opts);
+inline constexpr std::string_view cmd_session_shim_file = "cudaenv.cmd";
+struct SessionShimFile {
+    std::string name;   // in opts.shims
+    std::string bytes;  // exactly what is written
+};
+// Both shims as they are written (the .ps1 with its byte order mark).
+std::vector<SessionShimFile> session_shim_files(const InitOptions& opts);
 // Writes both shims (atomically); returns the shims folder.
 std::string write_session_shims(const InitOptions& opts);
 

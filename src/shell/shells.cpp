@@ -123,6 +123,10 @@ bool runs_on(const ShellInfo& shell, bool windows) {
     return shell.os == ShellOs::both || (shell.os == ShellOs::windows) == windows;
 }
 
+bool can_set_up(const ShellInfo& shell, bool windows) { return shell.os != ShellOs::windows || windows; }
+
+bool created_with_bom(const ShellInfo& shell, bool windows) { return shell.bom_on_windows && windows; }
+
 std::unique_ptr<Shell> make_shell(std::string_view name) { return shell_info(name).make(); }
 
 std::vector<fs::path> profile_paths(const ShellInfo& shell, const ProfileEnv& env) { return shell.profiles(env); }
@@ -139,9 +143,8 @@ std::string shell_from_program(std::string_view path) {
 }
 
 std::string detect_shell() {
-    if (!platform::is_windows)
-        if (auto sh = platform::get_env("SHELL"); sh)
-            if (auto s = shell_from_program(*sh); !s.empty()) return s;
+    if (auto sh = platform::login_shell())
+        if (auto s = shell_from_program(*sh); !s.empty()) return s;
     if (auto parent = platform::parent_process_name())
         if (auto s = shell_from_program(*parent); !s.empty()) return s;
     return {};

@@ -57,6 +57,11 @@ std::vector<std::string> shell_names();
 std::string shell_choices();
 // Whether users of this OS run `shell` (cmd: Windows only).
 bool runs_on(const ShellInfo& shell, bool windows);
+// Whether `setup` can set `shell` up on that OS: a Windows shell only on
+// Windows, the others everywhere (Git Bash runs bash on Windows too).
+bool can_set_up(const ShellInfo& shell, bool windows);
+// Whether a profile `setup` creates for `shell` on that OS starts with a UTF-8 BOM.
+bool created_with_bom(const ShellInfo& shell, bool windows);
 
 // Backends, one file each (shell.hpp declares Shell); the table names them.
 std::unique_ptr<Shell> make_bash();

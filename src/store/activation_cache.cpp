@@ -366,7 +366,7 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
         a.folders = detect_pair(*pair, cache);
         penv = pair_env(*a.folders, a.full_spec);
         // Linux: a default c++ newer than this nvcc accepts (core/host_compiler.hpp).
-        if (style == PathStyle::posix && !platform::is_windows && !a.folders->toolkit.nvcc.empty()) {
+        if (style == PathStyle::posix && !platform::has_msvc_toolsets && !a.folders->toolkit.nvcc.empty()) {
             if (auto choice =
                     pick_host_compiler(store.root(), a.folders->toolkit.version, env("PATH").value_or(""), key)) {
                 penv->defaults = {{"NVCC_CCBIN", choice->path}, {"CUDAHOSTCXX", choice->path}};
@@ -374,11 +374,10 @@ Activation plan_for_pair(Store& store, std::optional<Pair> pair, const std::stri
                 a.notes.back() += "; NVCC_CCBIN and CUDAHOSTCXX: " + choice->path;
             }
         }
-        if (style == PathStyle::windows && platform::is_windows) {
+        if (style == PathStyle::windows && platform::dlls_on_path)
             if (auto z = zlibwapi_dir(*a.folders, env("PATH").value_or(""), key)) penv->dll_dirs.push_back(*z);
-            if (opts.msvc && !a.folders->toolkit.nvcc.empty())
-                enter_toolset(store, *a.folders, env, *penv, toolset_notes, key);
-        }
+        if (style == PathStyle::windows && platform::has_msvc_toolsets && opts.msvc && !a.folders->toolkit.nvcc.empty())
+            enter_toolset(store, *a.folders, env, *penv, toolset_notes, key);
     }
     a.pair = std::move(pair);
     const auto roots = store_roots(store, toolkits, cudnns);

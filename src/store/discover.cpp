@@ -28,7 +28,7 @@ std::vector<fs::path> glob_dirs(const fs::path& pattern) {
             for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
                 auto name = fsx::to_utf8(it->path().filename());
                 bool ok = name.size() >= prefix.size() + suffix.size() &&
-                          (platform::is_windows ? str::starts_with_icase(name, prefix) : name.starts_with(prefix)) &&
+                          platform::path_key(name).starts_with(platform::path_key(prefix)) &&
                           name.ends_with(suffix);
                 if (ok && fsx::is_dir(it->path())) matches.push_back(it->path());
             }
@@ -52,40 +52,9 @@ void add_pip_layouts(const fs::path& site_packages, std::vector<fs::path>& out) 
 }
 
 std::vector<fs::path> default_candidates() {
-    std::vector<fs::path> out;
-    auto env_path = [](const char* name) -> std::optional<fs::path> {
-        auto v = platform::get_env(name);
-        if (!v || v->empty()) return std::nullopt;
-        return fsx::from_utf8(*v);
-    };
-    std::vector<fs::path> site_patterns;
-    if constexpr (platform::is_windows) {
-        if (auto p = env_path("CUDA_PATH")) out.push_back(*p);
-        for (const auto& [k, v] : platform::environment())
-            if (str::starts_with_icase(k, "CUDA_PATH_V") && !v.empty()) out.push_back(fsx::from_utf8(v));
-        for (const char* pf : {"ProgramFiles", "ProgramW6432"}) {
-            auto base = env_path(pf);
-            if (!base) continue;
-            for (const auto& d : glob_dirs(*base / "NVIDIA GPU Computing Toolkit" / "CUDA" / "v*")) out.push_back(d);
-            for (const auto& d : glob_dirs(*base / "NVIDIA" / "CUDNN" / "v*")) out.push_back(d);
-        }
-        if (auto l = env_path("LOCALAPPDATA")) site_patterns.push_back(*l / "Programs" / "Python" / "Python3*" / "Lib" / "site-packages");
-        if (auto v = env_path("VIRTUAL_ENV")) site_patterns.push_back(*v / "Lib" / "site-packages");
-        if (auto c = env_path("CONDA_PREFIX")) site_patterns.push_back(*c / "Lib" / "site-packages");
-    } else {
-        for (auto pattern : {"/usr/local/cuda*", "/opt/cuda*"})
-            for (const auto& d : glob_dirs(pattern)) out.push_back(d);
-        out.push_back("/usr/lib/nvidia-cuda-toolkit");
-        out.push_back(platform::system_library_dirs().front());
-        std::vector<fs::path> bases = {"/usr/lib", "/usr/local/lib", platform::home_dir() / ".local" / "lib"};
-        for (auto v : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-            if (auto p = env_path(v)) bases.push_back(*p / "lib");
-        for (auto pattern : {"/opt/*/lib", "/opt/*/.venv/lib", "/opt/*/venv/lib"})
-            for (const auto& d : glob_dirs(pattern)) bases.push_back(d);
-        for (const auto& b : bases)
-            for (auto sp : {"site-packages", "dist-packages"}) site_patterns.push_back(b / "python3*" / sp);
-    }
-    for (const auto& pattern : site_patterns)
+    auto places = default_places();
+    auto out = std::move(places.folders);
+    for (const auto& pattern : places.site_packages)
         for (const auto& sp : glob_dirs(pattern)) add_pip_layouts(sp, out);
     return out;
 }

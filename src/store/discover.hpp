@@ -19,6 +19,14 @@ std::vector<std::filesystem::path> discovery_candidates(const std::vector<std::f
 // Everything found in those folders, each once.
 std::vector<Found> discover(const std::vector<std::filesystem::path>& roots, Store& store);
 
+// Where toolkits and cuDNNs usually are on this OS (the list above), the
+// answer of store/discover_posix.cpp or discover_win32.cpp: folders to
+// inspect, and patterns of Python's site-packages folders (pip's layouts).
+struct DefaultPlaces {
+    std::vector<std::filesystem::path> folders, site_packages;
+};
+DefaultPlaces default_places();
+
 // Folders matching a pattern whose components may hold one '*' each
 // ("/opt/*/lib/python3*/site-packages"). Exposed for tests.
 std::vector<std::filesystem::path> glob_dirs(const std::filesystem::path& pattern);

@@ -212,7 +212,7 @@ Block decode_environment(std::string_view text) {
 
 InstalledToolsets installed_toolsets(Store& store, const EnvReader& env, Stamps* key) {
     InstalledToolsets out;
-    if (!platform::is_windows) return out;
+    if (!platform::has_msvc_toolsets) return out;
     // vswhere.exe has this one place since Visual Studio 2017 (15.2), Build Tools included.
     out.vswhere = read_or(env, "ProgramFiles(x86)", read_or(env, "ProgramFiles")) +
                   "\\Microsoft Visual Studio\\Installer\\vswhere.exe";

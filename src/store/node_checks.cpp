@@ -53,23 +53,17 @@ NodeKey this_node() {
     k.host = platform::host_name();
     k.driver = "none";
     k.gpu = "none";
-#ifndef _WIN32
-    if (auto v = platform::kernel_driver_version()) k.driver = *v;
-    std::set<std::string> models;
-    std::error_code ec;
-    for (fs::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end; it.increment(ec)) {
-        auto info = fsx::read_file(it->path() / "information", 1 << 16);
-        if (!info) continue;
-        for (const auto& line : str::split(*info, '\n'))
-            if (line.starts_with("Model:")) models.insert(std::string(str::trim(line.substr(6))));
+    auto models = platform::kernel_gpu_models();
+    if (!models) {
+        // The OS lists no GPUs without a driver call (Windows): the driver and
+        // GPU come from the check itself (compute capability); the host still
+        // tells nodes apart.
+        k.driver = "unknown";
+        k.gpu = "unknown";
+        return k;
     }
-    if (!models.empty()) k.gpu = str::join({models.begin(), models.end()}, " + ");
-#else
-    // Windows has no /proc: the driver and GPU come from the check itself
-    // (compute capability); the host still tells nodes apart.
-    k.driver = "unknown";
-    k.gpu = "unknown";
-#endif
+    if (auto v = platform::kernel_driver_version()) k.driver = *v;
+    if (!models->empty()) k.gpu = str::join({models->begin(), models->end()}, " + ");
     return k;
 }
 

@@ -64,8 +64,9 @@ void place_shim(const fs::path& target, const std::string& program_bytes) {
         std::error_code ignored;
         fs::remove(tmp, ignored);
         throw Error("cannot write the shim '" + fsx::to_utf8(target) + "': " + ec.message(),
-                    platform::is_windows ? "close programs that are running that tool, then run `cudaenv rehash`"
-                                         : "check that you own the store (CUDAENV_ROOT), then run `cudaenv rehash`");
+                    platform::running_programs_locked
+                        ? "close programs that are running that tool, then run `cudaenv rehash`"
+                        : "check that you own the store (CUDAENV_ROOT), then run `cudaenv rehash`");
     }
 }
 

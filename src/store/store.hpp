@@ -34,12 +34,21 @@ public:
     Store& operator=(const Store&) = delete;
 
     const fs::path& root() const { return root_; }
-    fs::path config_file() const { return root_ / "config.toml"; }
-    fs::path toolkits_dir() const { return root_ / "toolkits"; }
-    fs::path cudnn_dir() const { return root_ / "cudnn"; }
+    // Each path also given for a bare root, for the callers that have no Store
+    // (the system store's trust, its lock, the caches below).
+    static fs::path config_file(const fs::path& root) { return root / "config.toml"; }
+    fs::path config_file() const { return config_file(root_); }
+    static fs::path toolkits_dir(const fs::path& root) { return root / "toolkits"; }
+    fs::path toolkits_dir() const { return toolkits_dir(root_); }
+    static fs::path cudnn_dir(const fs::path& root) { return root / "cudnn"; }
+    fs::path cudnn_dir() const { return cudnn_dir(root_); }
     fs::path shims_dir() const { return root_ / "shims"; }
     fs::path cache_dir() const { return root_ / "cache"; }
     fs::path tmp_dir() const { return root_ / "tmp"; }
+    // Held by an install, sync or uninstall for the trees it changes (install/staging.hpp).
+    fs::path install_lock_file() const { return tmp_dir() / "install.lock"; }
+    // Held by check's child while it times the GPU: one timing at a time (check/runner).
+    fs::path check_gpu_lock_file() const { return tmp_dir() / "check-gpu.lock"; }
     fs::path checks_file() const { return root_ / "checks.toml"; }
     // checks/<host>-<id>.json: the last result per pair on each node (store/node_checks.hpp).
     fs::path node_checks_dir() const { return root_ / "checks"; }
@@ -59,6 +68,8 @@ public:
     fs::path conv_choice_file() const { return cache_dir() / "conv_choice.txt"; }
     // Not "store.lock": that name is the system store's O_EXCL lock (store/excl_lock).
     fs::path lock_file() const { return root_ / "config.lock"; }
+    // The system store's O_EXCL lock, held while its admin writes (`--system`, store/system_store).
+    static fs::path exclusive_lock_file(const fs::path& root) { return root / "store.lock"; }
 
     // Loaded on first use; throws on a corrupt file.
     Config& config();

@@ -15,8 +15,7 @@ namespace {
 std::string named(const fs::path& p) { return "'" + fsx::to_utf8(p) + "'"; }
 
 std::string owners(const platform::PathTrust& root) {
-    return root.owner_admin ? std::string(platform::is_windows ? "an administrator" : "root")
-                            : (platform::is_windows ? "an administrator" : "root") + std::string(" or ") + root.owner;
+    return root.owner_admin ? std::string(platform::admin_name) : platform::admin_name + std::string(" or ") + root.owner;
 }
 
 }  // namespace
@@ -44,21 +43,10 @@ std::vector<std::string> judge_root(const fs::path& root, const platform::PathTr
     } else if (others_own_it && caller_admin) {
         // Root using a store another account owns: whatever that account puts
         // in it goes first on root's PATH (issue 40 N4').
-        const std::string admin = platform::is_windows ? "an administrator" : "root";
+        const std::string admin = platform::admin_name;
         out.insert(out.begin(), named(root) + " belongs to " + r.owner + ", and " + admin +
                                     " uses no store another account owns: it could put programs on " + admin +
                                     "'s PATH");
-    }
-    return out;
-}
-
-std::vector<std::string> store_problems(const fs::path& root) {
-    auto r = platform::path_trust(root);
-    auto parent = fsx::absolute_normal(root).parent_path();
-    auto out = judge_root(root, r, parent, platform::path_trust(parent), platform::running_as_admin());
-    for (const auto& p : {root / "toolkits", root / "cudnn", root / "config.toml"}) {
-        auto more = judge_path(p, platform::path_trust(p), r);
-        out.insert(out.end(), more.begin(), more.end());
     }
     return out;
 }
@@ -70,12 +58,7 @@ std::vector<std::string> folder_problems(const fs::path& folder, const fs::path&
 bool trust_overridden() { return platform::get_env("CUDAENV_TRUST_SYSTEM_STORE").value_or("") == "1"; }
 
 std::string trust_hint() {
-    return std::string(platform::is_windows
-                           ? "its admin must let only Administrators change it (icacls), or remove it and let "
-                             "`cudaenv install --system` make it"
-                           : "its admin must make it root's (or the store owner's) and writable by its owner only "
-                             "(chown, chmod go-w)") +
-           "; CUDAENV_TRUST_SYSTEM_STORE=1 uses it anyway";
+    return "its admin must " + std::string(platform::admin_only_advice) + "; CUDAENV_TRUST_SYSTEM_STORE=1 uses it anyway";
 }
 
 void store_warning(const std::string& text) { std::cerr << "cudaenv: warning: " << str::visible(text) << "\n"; }

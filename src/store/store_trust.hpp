@@ -29,8 +29,6 @@ std::vector<std::string> judge_root(const std::filesystem::path& root, const pla
                                     const std::filesystem::path& parent, const platform::PathTrust& p,
                                     bool caller_admin);
 
-// The system store at `root`: the folder, its toolkits/, cudnn/ and config.toml.
-std::vector<std::string> store_problems(const std::filesystem::path& root);
 // One folder the store names (an adopted toolkit or cuDNN, an installed one).
 std::vector<std::string> folder_problems(const std::filesystem::path& folder, const std::filesystem::path& root);
 

@@ -16,6 +16,17 @@ namespace fs = std::filesystem;
 
 fs::path system_store_root() { return platform::system_store_root(); }
 
+std::vector<std::string> store_problems(const fs::path& root) {
+    auto r = platform::path_trust(root);
+    auto parent = fsx::absolute_normal(root).parent_path();
+    auto out = judge_root(root, r, parent, platform::path_trust(parent), platform::running_as_admin());
+    for (const auto& p : {Store::toolkits_dir(root), Store::cudnn_dir(root), Store::config_file(root)}) {
+        auto more = judge_path(p, platform::path_trust(p), r);
+        out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+}
+
 void attach_system_store(Store& user) {
     auto root = system_store_root();
     if (!fsx::is_dir(root)) return;
@@ -60,7 +71,7 @@ std::unique_ptr<ExclusiveLock> lock_system_store(const fs::path& root, bool quie
     if (auto problems = store_problems(root); !usable_despite(problems))
         throw Error("the shared system store is not safe to write: " + problems.front(), trust_hint());
     try {
-        return std::make_unique<ExclusiveLock>(root / "store.lock", std::nullopt, quiet);
+        return std::make_unique<ExclusiveLock>(Store::exclusive_lock_file(root), std::nullopt, quiet);
     } catch (const Error& e) {
         throw Error("the shared system store '" + fsx::to_utf8(root) + "' is not writable for you (" + e.what() + ")",
                     hint);

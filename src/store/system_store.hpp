@@ -19,6 +19,10 @@ namespace cudaenv {
 // Where the system store is (whether or not it exists).
 std::filesystem::path system_store_root();
 
+// What is wrong with the system store at `root` (store/store_trust's
+// judgement of the folder, its toolkits/, cudnn/ and config.toml); empty when nothing is.
+std::vector<std::string> store_problems(const std::filesystem::path& root);
+
 // Layers the system store under `user` when it exists and is another folder
 // and may be trusted (store/store_trust.hpp); otherwise says once why it is
 // left out. Its toolkits and cuDNNs that someone else could change are left

@@ -53,12 +53,12 @@ long to_long(const std::string& s) {
 }
 
 std::string base_name(const std::string& p) {
-    auto pos = p.find_last_of(platform::is_windows ? "/\\" : "/");
+    auto pos = p.find_last_of(platform::path_separators);
     return pos == std::string::npos ? p : p.substr(pos + 1);
 }
 
 std::string dir_name(const std::string& p) {
-    auto pos = p.find_last_of(platform::is_windows ? "/\\" : "/");
+    auto pos = p.find_last_of(platform::path_separators);
     return pos == std::string::npos ? std::string() : p.substr(0, pos);
 }
 
@@ -101,8 +101,7 @@ Records parse_records(const std::string& text) {
                 if (it->name == l.path) {
                     l.requester = it->requester;
                     l.asked = it->asked;
-                    bool given_path = it->name.find('/') != std::string::npos ||
-                                      (platform::is_windows && it->name.find('\\') != std::string::npos);
+                    bool given_path = it->name.find_first_of(platform::path_separators) != std::string::npos;
                     // The loader tries a name as given (LA_SER_ORIG) first; it is taken as is only when it holds a '/'.
                     l.how = it->flag == "orig" ? (given_path ? "absolute" : "") : it->flag;
                     break;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/strings.hpp"
+
 namespace cudaenv {
 
 namespace {
@@ -78,7 +80,7 @@ nlohmann::ordered_json parse_ordered_json(std::string_view text) {
 }
 
 JsonSpan json_root(std::string_view text) {
-    size_t b = skip_blanks(text, text.starts_with("\xEF\xBB\xBF") ? 3 : 0);  // a byte order mark, which nlohmann skips
+    size_t b = skip_blanks(text, text.starts_with(str::utf8_bom) ? str::utf8_bom.size() : 0);  // which nlohmann skips
     return {b, skip_value(text, b)};
 }
 

@@ -7,6 +7,13 @@
 
 namespace cudaenv::str {
 
+// Byte order marks, written once. UTF-8's: Windows PowerShell 5.1 reads a
+// script without it in the ANSI code page; Notepad may write it; toml++ and
+// nlohmann skip it. UTF-16's: Windows PowerShell 5.1's `>` writes UTF-16 LE.
+inline constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+inline constexpr std::string_view utf16le_bom = "\xFF\xFE";
+inline constexpr std::string_view utf16be_bom = "\xFE\xFF";
+
 std::vector<std::string> split(std::string_view s, char sep);  // keeps empty fields
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string_view trim(std::string_view s);

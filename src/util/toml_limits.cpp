@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "util/strings.hpp"
+
 namespace cudaenv {
 
 namespace {
@@ -17,7 +19,7 @@ public:
     std::optional<TomlLimitIssue> run() {
         if (t_.size() > lim_.max_bytes)
             return TomlLimitIssue{1, 1, "the file is larger than " + std::to_string(lim_.max_bytes >> 20) + " MiB"};
-        if (t_.starts_with("\xEF\xBB\xBF")) i_ = 3;  // a UTF-8 byte order mark, which toml++ skips
+        if (t_.starts_with(str::utf8_bom)) i_ = str::utf8_bom.size();  // which toml++ skips
         bool line_start = true;  // only spaces/tabs so far on this line
         while (i_ < t_.size()) {
             char c = t_[i_];

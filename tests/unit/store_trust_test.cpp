@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "store/store_trust.hpp"
+#include "store/system_store.hpp"
 #include "platform/platform.hpp"
 #include "test_support.hpp"
 
