@@ -34,30 +34,23 @@ set_source_files_properties(${PROJECT_SOURCE_DIR}/src/platform/install_dirs.cpp 
 
 install(TARGETS cudaenv cudaenv-install cudaenv-probe cudaenv-shim RUNTIME DESTINATION ${CUDAENV_INSTALL_BINDIR})
 
-# Shell completions, written at build time by the binary itself.
+# Shell completions, written at build time by the binary itself, each where
+# its shell looks (the shell table's completion_file: cmake/Completions.cmake).
 set(_share ${PROJECT_BINARY_DIR}/share)
 set(_run_env ${CMAKE_COMMAND} -E env CUDAENV_ROOT=${PROJECT_BINARY_DIR}/completions-store)
-function(_cudaenv_generated out args)
-  get_filename_component(_dir ${out} DIRECTORY)
-  file(MAKE_DIRECTORY ${_dir})
-  add_custom_command(OUTPUT ${out}
-    COMMAND ${_run_env} ${CMAKE_COMMAND} -DOUT=${out} "-DARGS=${args}" -DEXE=$<TARGET_FILE:cudaenv>
-            "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}" -P ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
-    DEPENDS cudaenv ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake VERBATIM)
-endfunction()
-set(_completions ${_share}/cudaenv/cudaenv-completion.ps1)
-_cudaenv_generated(${_share}/cudaenv/cudaenv-completion.ps1 "completions pwsh")
-install(FILES ${_share}/cudaenv/cudaenv-completion.ps1 DESTINATION ${CUDAENV_INSTALL_DATADIR}/cudaenv)
+set(_completion_share ${PROJECT_BINARY_DIR}/completions-share)
+set(_completions ${PROJECT_BINARY_DIR}/completions.stamp)
+if(WIN32)
+  set(_os windows)
+else()
+  set(_os posix)
+endif()
+add_custom_command(OUTPUT ${_completions}
+  COMMAND ${_run_env} ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:cudaenv> "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
+          -DOS=${_os} -DOUT=${_completion_share} -DSTAMP=${_completions} -P ${PROJECT_SOURCE_DIR}/cmake/Completions.cmake
+  DEPENDS cudaenv ${PROJECT_SOURCE_DIR}/cmake/Completions.cmake VERBATIM)
+install(DIRECTORY ${_completion_share}/ DESTINATION ${CUDAENV_INSTALL_DATADIR})
 if(NOT WIN32)
-  _cudaenv_generated(${_share}/bash-completion/completions/cudaenv "completions bash")
-  _cudaenv_generated(${_share}/zsh/vendor-completions/_cudaenv "completions zsh")
-  _cudaenv_generated(${_share}/fish/vendor_completions.d/cudaenv.fish "completions fish")
-  list(APPEND _completions ${_share}/bash-completion/completions/cudaenv ${_share}/zsh/vendor-completions/_cudaenv
-       ${_share}/fish/vendor_completions.d/cudaenv.fish)
-  install(FILES ${_share}/bash-completion/completions/cudaenv DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
-  install(FILES ${_share}/zsh/vendor-completions/_cudaenv DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
-  install(FILES ${_share}/fish/vendor_completions.d/cudaenv.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
-
   # The man page, from the program's own help (cmake/ManPage.cmake).
   find_program(CUDAENV_HELP2MAN help2man)
   find_program(CUDAENV_GZIP gzip)
@@ -115,7 +108,7 @@ CUDA 11.8 with cuDNN 8.9.7 and CUDA 12 with cuDNN 9) and switches between
 them per shell session or per project, as nvm and pyenv do for Node and
 Python. It adopts toolkits already on disk, installs more from NVIDIA's
 archives into a store of the user's own, and checks that each pair really
-loads and runs. Shells: bash, zsh, fish and PowerShell.")
+loads and runs, in the shells `cudaenv init --help` names.")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

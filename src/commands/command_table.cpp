@@ -30,6 +30,8 @@ constexpr CommandRow command_rows[] = {
     {"completions", "Print the completion script for a shell", register_completions, A::shell},
     {"__complete", "Completion candidates for the words typed (what the completion scripts ask)",
      register_complete, A::none, A::none, false, false, true},
+    {"__shells", "The shell table: name, extension, OS, completion file (what the build and the tests ask)", register_shells, A::none,
+     A::none, false, false, true},
     {"hook-env", "Code for the auto-switch hook of `cudaenv init` (internal)", register_hook_env, A::none, A::none,
      false, false, true},
     {"rehash", "Write a shim in the store's shims folder for every tool of every toolkit", register_rehash},

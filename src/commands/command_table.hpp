@@ -66,6 +66,7 @@ void register_discover(CLI::App* cmd, Context& ctx);
 void register_pair(CLI::App* cmd, Context& ctx);
 void register_completions(CLI::App* cmd, Context& ctx);
 void register_complete(CLI::App* cmd, Context& ctx);  // `__complete`, what completion scripts call
+void register_shells(CLI::App* cmd, Context& ctx);  // `__shells`, what the build and the tests ask
 void register_hook_env(CLI::App* cmd, Context& ctx);
 void register_rehash(CLI::App* cmd, Context& ctx);
 void register_setup(CLI::App* cmd, Context& ctx);

@@ -43,6 +43,11 @@ struct ShellInfo {
     // For help texts: how a profile loads the integration, and which one.
     std::string_view load_line;
     std::string_view profile_shown;
+    // Where a package installs its completion script (`completions <name>`),
+    // below share/: the shell's own folder for vendor completions; "" when
+    // none is packaged (cmd's completion comes with its integration). A
+    // package for an OS carries those of the shells that run there.
+    std::string_view completion_file;
 };
 
 // Every shell, in the order help texts name them.

@@ -44,7 +44,8 @@ def generate(cudaenv):
             text = r.stdout.decode("utf-8")
             return text.replace(real_exe, EXE).replace(store, STORE)
 
-        ext = {"bash": "bash", "zsh": "zsh", "fish": "fish", "pwsh": "ps1", "cmd": "cmd"}
+        # Every shell of the table, with its files' extension (`cudaenv __shells`).
+        ext = {row.split("\t")[0]: row.split("\t")[1] for row in run("__shells").splitlines()}
         for sh, e in ext.items():
             out["init.%s" % e] = run("init", sh)
             if sh != "cmd":

@@ -20,9 +20,10 @@ echo "package: $(basename "$deb")"
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
 dpkg-deb --contents "$deb" | awk '{print $6}' | sort >"$work/contents.txt"
 cat "$work/contents.txt"
-for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-probe ./usr/bin/cudaenv-shim \
-         ./usr/share/bash-completion/completions/cudaenv ./usr/share/zsh/vendor-completions/_cudaenv \
-         ./usr/share/fish/vendor_completions.d/cudaenv.fish ./usr/share/cudaenv/cudaenv-completion.ps1 \
+# Every shell's completion where the shell table says (`cudaenv __shells`).
+completions=$("$build/cudaenv" __shells | awk -F '\t' '$3 != "windows" && $4 != "" {print "./usr/share/" $4}')
+[ -n "$completions" ] || fail "cudaenv __shells names no completion file"
+for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-probe ./usr/bin/cudaenv-shim $completions \
          ./usr/share/man/man1/cudaenv.1.gz ./usr/share/doc/cudaenv/copyright ./usr/share/doc/cudaenv/changelog.gz \
          ./usr/share/doc/cudaenv/README.md; do
   grep -qxF "$f" "$work/contents.txt" || fail "$f is not in the package"

@@ -33,10 +33,11 @@ run_steps "README.md" "$work/readme_steps.sh"
 deb=$(ls "$work"/src/build/"$readme_preset"/cudaenv_*.deb 2>/dev/null | head -n 1)
 [ -n "$deb" ] || fail "README.md's steps made no .deb in build/$readme_preset"
 dpkg-deb --contents "$deb" | awk '{print $6}' | sort >"$work/contents.txt"
+# Every shell's completion where the shell table says (`cudaenv __shells`).
+completions=$("$work/src/build/$readme_preset/cudaenv" __shells | awk -F '\t' '$3 != "windows" && $4 != "" {print "./usr/share/" $4}')
+[ -n "$completions" ] || fail "cudaenv __shells names no completion file"
 for f in ./usr/bin/cudaenv ./usr/bin/cudaenv-install ./usr/bin/cudaenv-probe ./usr/bin/cudaenv-shim \
-         ./usr/share/man/man1/cudaenv.1.gz ./usr/share/bash-completion/completions/cudaenv \
-         ./usr/share/zsh/vendor-completions/_cudaenv ./usr/share/fish/vendor_completions.d/cudaenv.fish \
-         ./usr/share/cudaenv/cudaenv-completion.ps1; do
+         ./usr/share/man/man1/cudaenv.1.gz $completions; do
     grep -qxF "$f" "$work/contents.txt" || fail "$f is not in $(basename "$deb")"
 done
 echo "PASS: README's steps (preset $readme_preset; .ci/demo builds $demo_preset) make $(basename "$deb") with the programs, the man page and the completions"
