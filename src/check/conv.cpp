@@ -309,16 +309,6 @@ struct Measuring {
     double tol;
     TimingPlan timing;
     nlohmann::json phases = nlohmann::json::object();
-
-    // The plan for one way: in full, unless an earlier check kept the other
-    // way as the winner. Then this one's figure only stands beside the
-    // winner's in the report, verified as always and timed in one short
-    // batch, so the timed phase (one pair at a time) is no longer than it
-    // needs to be; report_winner() times it in full if the winner fails.
-    TimingPlan plan_for(const char* way) const {
-        if (kept.winner.empty() || kept.winner == way) return timing;
-        return TimingPlan{1, 0, 1, timing.batch};
-    }
     std::chrono::steady_clock::time_point lap_from = std::chrono::steady_clock::now();
 
     void lap(const char* name) {
@@ -341,8 +331,7 @@ Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
     // The algorithm an earlier check chose, as it is; else cudnnFind chooses.
     if (!(m.kept.algo >= 0 && legacy.use(m.kept.algo, m.kept.math))) legacy.tune();
     m.lap("legacy_choose");
-    const TimingPlan plan = m.plan_for("legacy");
-    Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, plan);
+    Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing);
     m.lap("legacy_verify_and_time");
     nlohmann::json legacy_json = {{"algo", legacy.label()},
                                   {"math", legacy.math()},
@@ -358,7 +347,7 @@ Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
                    {"legacy", legacy_json}};
     if (!(lm.accuracy.rel < m.tol)) throw m.wrong("legacy API (" + legacy.label() + ")", lm.accuracy.rel);
     legacy_json["median_ms"] = lm.headline();
-    legacy_json["timing"] = lm.timing.to_json(plan);
+    legacy_json["timing"] = lm.timing.to_json(m.timing);
     m.r.details["legacy"] = legacy_json;
     return lm;
 }
@@ -378,7 +367,7 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
         // then five batches of 10 runs, the best batch counting.
         if (!problem && !(m.kept.engine >= 0 && graph->use(m.kept.engine))) graph->tune(TimingPlan{2, 0, 5, 10});
         m.lap("graph_autotune");
-        if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.plan_for("graph"));
+        if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
         m.lap("graph_verify_and_time");
     } catch (const ConvFailure& f) {
         problem = f;
@@ -392,7 +381,7 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
         gj["max_abs_error"] = gm->accuracy.max_abs;
         if (!gm->timing.per_call.empty() || !gm->timing.amortised.empty()) {
             gj["median_ms"] = gm->headline();
-            gj["timing"] = gm->timing.to_json(m.plan_for("graph"));
+            gj["timing"] = gm->timing.to_json(m.timing);
         }
     } else if (problem) {
         gj["error"] = problem->summary;
@@ -411,12 +400,6 @@ void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, Con
     // A winner kept from an earlier check stays while it runs; else the faster.
     const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
     Measured& w = use_graph ? *gm : lm;
-    if (!use_graph && m.kept.winner == "graph") {
-        // The kept winner no longer runs: the legacy way reports, timed in full.
-        w.timing = time_runs(bench.events(), m.timing, [&] { legacy.forward(); });
-        m.r.details["legacy"]["median_ms"] = w.headline();
-        m.r.details["legacy"]["timing"] = w.timing.to_json(m.timing);
-    }
     if (cudnn.set_stream)
         time_cuda_graph(
             cuda, bench.events(), m.timing,

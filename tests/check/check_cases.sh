@@ -95,8 +95,10 @@ pass9)
     ;;
 kept_choice)
     # The second check times again the way the first chose (store/conv_choice),
-    # in full; the other way is verified and timed in one short batch. The
-    # legacy way made slower, so that the graph API wins and is kept.
+    # and the other way too (timing the losing way in one short batch instead
+    # saved 30-50 ms of a warm `check --all` on the H100, but cost the winner
+    # 2 % in fp16: docs/gpu-results.md). The legacy way made slower, so that
+    # the graph API wins and is kept.
     setup12
     export FAKECUDNN_LEGACY_SLOW_MS=1
     run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
@@ -110,13 +112,11 @@ kept_choice)
         step_is "$OUT" $s .details.timing.per_call.runs 20
         step_is "$OUT" $s .details.timing.amortised.batches 3
         step_is "$OUT" $s '.details.per_call_ms == .details.timing.per_call.median_ms' true
-        loser=$(step "$OUT" $s 'if .details.api == "graph" then "legacy" else "graph" end')
-        step_is "$OUT" $s ".details.$loser.timing.amortised.batches" 1
-        step_is "$OUT" $s ".details.$loser.timing.amortised.calls_per_batch" 20
-        step_is "$OUT" $s ".details.$loser.timing | has(\"per_call\")" false
-        step_is "$OUT" $s ".details.$loser.rel_error < 5e-3" true
+        step_is "$OUT" $s .details.api graph
+        step_is "$OUT" $s '.details.legacy.timing.amortised.batches' 3
+        step_is "$OUT" $s '.details.legacy.rel_error < 5e-3' true
     done
-    # The kept winner no longer runs (no graph engine): the legacy way reports, timed in full.
+    # The kept winner no longer runs (no graph engine): the legacy way reports.
     FAKECUDNN_GRAPH_ENGINES=none run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
     step_is "$OUT" conv .status warn
     step_is "$OUT" conv .details.api legacy
