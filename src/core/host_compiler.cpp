@@ -20,16 +20,6 @@ std::string family_name(const std::string& family) {
     return family == "gcc" ? "GCC" : family == "clang" ? "Clang" : "MSVC";
 }
 
-// A row's MSVC range "1910-1949" as {1910, 1949}; {0, 0} when it has none.
-std::pair<int, int> msvc_range(const HostCompilerRule& rule) {
-    auto dash = rule.msvc.find('-');
-    int lo = 0, hi = 0;
-    if (dash == std::string::npos || !str::parse_int(rule.msvc.substr(0, dash), lo) ||
-        !str::parse_int(rule.msvc.substr(dash + 1), hi))
-        return {0, 0};
-    return {lo, hi};
-}
-
 // The leading digits of `s` as a number, or -1.
 int leading_int(const std::string& s) {
     auto digits = s.substr(0, s.find_first_not_of("0123456789"));
@@ -105,6 +95,15 @@ std::optional<CompilerId> parse_compiler_version(const std::string& text) {
         if (str::parse_int(last.substr(0, last.find('.')), major) && major > 0) return CompilerId{"gcc", major};
     }
     return std::nullopt;
+}
+
+std::pair<int, int> msvc_range(const HostCompilerRule& rule) {
+    auto dash = rule.msvc.find('-');
+    int lo = 0, hi = 0;
+    if (dash == std::string::npos || !str::parse_int(rule.msvc.substr(0, dash), lo) ||
+        !str::parse_int(rule.msvc.substr(dash + 1), hi))
+        return {0, 0};
+    return {lo, hi};
 }
 
 int max_major(const HostCompilerRule& rule, const std::string& family) {

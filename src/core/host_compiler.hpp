@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/version.hpp"
@@ -47,6 +48,8 @@ std::optional<CompilerId> parse_compiler_version(const std::string& text);
 // The newest major `rule` accepts for this family (0: unknown family);
 // for msvc the top of its _MSC_VER range.
 int max_major(const HostCompilerRule& rule, const std::string& family);
+// A row's MSVC range "1910-1949" (_MSC_VER) as {1910, 1949}; {0, 0} when it has none.
+std::pair<int, int> msvc_range(const HostCompilerRule& rule);
 // "GCC 14", "Clang 17", "MSVC 19.38 (_MSC_VER 1938)".
 std::string compiler_words(const CompilerId& id);
 

@@ -18,16 +18,6 @@ std::string string_of(const nlohmann::json& o, const char* key) {
     return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// "1910-1939" as {1910, 1939}; {0, 0} when the row has no range.
-std::pair<int, int> range_of(const HostCompilerRule& rule) {
-    auto dash = rule.msvc.find('-');
-    int lo = 0, hi = 0;
-    if (dash == std::string::npos || !str::parse_int(rule.msvc.substr(0, dash), lo) ||
-        !str::parse_int(rule.msvc.substr(dash + 1), hi))
-        return {0, 0};
-    return {lo, hi};
-}
-
 // Toolset folder names compared as versions (14.29.30133 > 14.29.30037).
 bool newer(const MsvcToolset& a, const MsvcToolset& b) {
     auto va = Version::parse(a.version), vb = Version::parse(b.version);
@@ -90,7 +80,7 @@ std::string toolset_cl(const std::string& instance, const std::string& version) 
 std::optional<MsvcToolset> pick_toolset(const std::vector<MsvcToolset>& toolsets, const Version& cuda) {
     auto rule = host_compiler_rule(cuda);
     if (!rule) return std::nullopt;
-    auto [lo, hi] = range_of(*rule);
+    auto [lo, hi] = msvc_range(*rule);
     std::optional<MsvcToolset> best;
     for (const auto& t : toolsets)
         if (t.msc_ver >= lo && t.msc_ver <= hi && (!best || newer(t, *best))) best = t;

@@ -5,6 +5,8 @@
 //   FAKECUDNN_STATUS=<function>:<code>   that function returns that status
 //   FAKECUDNN_WRONG=1         the convolution computes wrong values
 //   FAKECUDNN_NO_ALGO=1       Find reports every algorithm as not supported
+//   FAKECUDNN_LEGACY_SLOW_MS=<ms>   each legacy convolution takes that much longer
+//                             (so the graph API is the faster way)
 //   FAKECUDNN_CRASH / FAKECUDNN_HANG = <function name>   (FAKECUDNN8_CRASH: only cuDNN 8's)
 // and the backend (graph) API, unless built with FAKE_OMIT_BACKEND:
 //   FAKECUDNN_GRAPH_ENGINES=none   the heuristics offer no engine configuration
@@ -265,7 +267,9 @@ int cudnnConvolutionForward(void* handle, const void* alpha, void* xd, const voi
     (void)beta;
     const Tensor X = *static_cast<Tensor*>(xd), W = *static_cast<Tensor*>(wd), Y = *static_cast<Tensor*>(yd);
     const float a = *static_cast<const float*>(alpha);
+    const char* slow = std::getenv("FAKECUDNN_LEGACY_SLOW_MS");
     return run_on(handle, [=] {
+        if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(slow)));
         compute(X, W, Y, C.pad_h, C.pad_w, x, w, y, a, std::getenv("FAKECUDNN_WRONG") != nullptr);
     });
 }

@@ -30,6 +30,10 @@ folders:
   cycles  within one folder, no module (x.hpp with x.cpp, x_posix.cpp and
           x_win32.cpp) reaches itself again through its includes
   table   every folder of src/ has a row
+  banned  no file includes a header the project does not use, whatever its
+          folder: <regex> (std::regex's matcher recurses once per character,
+          so a long line from a mirror or a file crashed it; docs/install.md
+          says what reads such text instead)
 Each finding is one line. Exit 1 when any is found."""
 import argparse
 import os
@@ -42,6 +46,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 ROW = re.compile(r"^\|\s*`((?:src/)?[^`]+)`\s*\|(.*)\|\s*$")
 TOP_LEVEL = ("shims", "audit")  # folders of sources outside src/ that the table rules
 EXTS = (".cpp", ".hpp", ".h", ".c")
+SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s*<([^>]+)>")
+BANNED = {"regex": "std::regex recurses once per character (docs/install.md)"}
 ALL = None  # a rule that allows every module of a folder
 
 
@@ -159,6 +165,9 @@ def check(root):
             lines = fh.read().splitlines()
         may = allowed(rules, owner) if owner in rules else None
         for n, line in enumerate(lines, 1):
+            banned = SYSTEM_INCLUDE.match(line)
+            if banned and banned.group(1) in BANNED:
+                findings.append(f"{shown}:{n}: includes <{banned.group(1)}>: {BANNED[banned.group(1)]}")
             m = INCLUDE.match(line)
             if not m or "/" not in m.group(1):
                 continue
@@ -264,7 +273,8 @@ def self_test():
         "src/util/v.hpp": "#pragma once\n",
         "src/high/h.hpp": '#pragma once\n#include "low/a.hpp"\n#include "util/u.hpp"\n',
         "src/high/h.cpp": '#include "high/h.hpp"\n#include "low/b.hpp"\n',
-        "src/top/t.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "cudaenv_version.hpp"\n',
+        "src/top/t.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "cudaenv_version.hpp"\n'
+                         '#include <regex>\n',
         "shims/s.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n#include "top/t.hpp"\n',
         "audit/x.c": '#include <stdlib.h>\n#include "util/u.hpp"\n#include "util/v.hpp"\n',
     }
@@ -279,7 +289,8 @@ def self_test():
 
     with tempfile.TemporaryDirectory() as root:
         plant(root, table, files)
-        expect("upward include, narrowed rule, circle", check(root), [
+        expect("upward include, narrowed rule, circle, a banned header", check(root), [
+            'src/top/t.cpp:4: includes <regex>: std::regex recurses once per character (docs/install.md)',
             'src/high/h.cpp:2: includes "low/b.hpp", but src/high/ may depend on low (a), util (ARCHITECTURE.md)',
             'src/low/c.cpp:1: includes "high/h.hpp", but src/low/ may depend on util (ARCHITECTURE.md)',
             'shims/s.cpp:3: includes "top/t.hpp", but shims/ may depend on high (ARCHITECTURE.md)',
@@ -298,6 +309,7 @@ def self_test():
         expect("a rule naming no module", found,
                ["ARCHITECTURE.md: the rule of `src/high/` names `nosuch`, which is no module of src/low/"])
         plant(root, table, {"src/low/c.cpp": "\n", "src/low/b.hpp": "#pragma once\n",
+                            "src/top/t.cpp": '#include "high/h.hpp"\n#include "low/a.hpp"\n',
                             "src/high/h.cpp": '#include "high/h.hpp"\n', "shims/s.cpp": '#include "high/h.hpp"\n',
                             "audit/x.c": '#include "util/u.hpp"\n'})
         expect("the fixed tree", check(root), [])
