@@ -1,7 +1,6 @@
 // Unit tests of src/check: names per cuDNN major, version decoding, the
 // compatibility table, shapes, fp16 conversion, result assembly after a
 // crash or hang, nvidia-smi parsing, and the child-process runner.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -2,7 +2,6 @@
 // data/), archive names, member-path checks,
 // cuDNN library sets, version.json, extraction of hostile archives built
 // with libarchive.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <archive.h>

@@ -1,6 +1,6 @@
 // Whether a shared system store may be trusted: the judgement over what the OS
 // says (tests/cluster/test_shared_store.py's Trust group runs it for real, as
-// root with an unprivileged user; tests/unit/windows_test.cpp reads Windows
+// root with an unprivileged user; tests/unit/platform/platform_win32_test.cpp reads Windows
 // access lists).
 #include <doctest/doctest.h>
 
