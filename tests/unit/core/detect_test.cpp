@@ -18,7 +18,7 @@ using testsupport::write;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 
 std::string cudnn_header(int major, int minor, int patch) {
     // cuDNN 8 and 9 use different formulas for CUDNN_VERSION.

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include "core/frameworks.hpp"
 #include "core/wsl.hpp"
 #include "export/formats.hpp"
@@ -9,7 +11,7 @@
 using namespace cudaenv;
 
 namespace {
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 Pair P(const char* cuda, const char* cudnn) {
     Pair p;
     p.toolkit.version = V(cuda);

@@ -13,7 +13,7 @@ using namespace cudaenv;
 namespace fs = std::filesystem;
 
 namespace {
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 }  // namespace
 
 TEST_CASE("host_compiler rows: every row parses and names its source") {

@@ -48,7 +48,7 @@ std::string error_of(const std::string& text, std::string* hint = nullptr) {
     return "";
 }
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
     auto at = text.find(from);
@@ -61,8 +61,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 TEST_CASE("LockFile: written in one order, read back exactly") {
     auto text = sample().to_toml();
     CHECK(text.starts_with("# cudaenv.lock: the exact CUDA + cuDNN pair of this project, written by `cudaenv lock`.\n"));
-    CHECK(has(text, "\nformat = 1\n"));
-    CHECK(has(text, "platforms = [ \"linux-x86_64\", \"windows-x86_64\" ]"));
+    CHECK(contains(text, "\nformat = 1\n"));
+    CHECK(contains(text, "platforms = [ \"linux-x86_64\", \"windows-x86_64\" ]"));
     // Archives sorted by platform, product, component, whatever order they came in.
     auto cudart = text.find("cuda_cudart-linux"), cudnn = text.find("cudnn-linux"), nvcc = text.find("cuda_nvcc-windows");
     CHECK(cudart < cudnn);
@@ -90,7 +90,7 @@ TEST_CASE("LockFile: an adopted pair says it cannot be downloaded") {
     l.archives.clear();
     l.files = {{"cuda/lib64/libcudart.so.12", 5, kSha}};
     auto text = l.to_toml();
-    CHECK(has(text, "it cannot be reproduced by download"));
+    CHECK(contains(text, "it cannot be reproduced by download"));
     auto back = LockFile::parse(text, "cudaenv.lock");
     CHECK(back.adopted);
     REQUIRE(back.files.size() == 1);
@@ -105,24 +105,24 @@ TEST_CASE("LockFile: what is not a lock cudaenv can use is refused, naming the f
         auto line = std::to_string(std::count(good.begin(), good.begin() + static_cast<long>(good.find("format")), '\n') + 1);
         auto msg = error_of(text, &hint);
         CHECK(msg == "/p/cudaenv.lock:" + line + ": has merge-conflict markers");
-        CHECK(has(hint, "cudaenv lock"));
+        CHECK(contains(hint, "cudaenv lock"));
     }
     SUBCASE("a newer format") {
         auto msg = error_of(replaced(good, "format = 1", "format = 2\nnew_thing = { x = 1 }"), &hint);
-        CHECK(has(msg, "/p/cudaenv.lock was written by a newer cudaenv (lock format 2; this cudaenv reads format 1)"));
-        CHECK(has(hint, "update cudaenv"));
+        CHECK(contains(msg, "/p/cudaenv.lock was written by a newer cudaenv (lock format 2; this cudaenv reads format 1)"));
+        CHECK(contains(hint, "update cudaenv"));
     }
     SUBCASE("damaged entries name their line") {
-        CHECK(has(error_of(replaced(good, "sha256 = \"" + kSha, "sha256 = \"xyz")), "'sha256' is not 64 hex digits"));
-        CHECK(has(error_of(replaced(good, "size = 7", "size = -7")), "'size' must be a number of bytes"));
-        CHECK(has(error_of(replaced(good, "cuda_nvcc/windows-x86_64/cuda_nvcc", "../../../etc")), "not a safe relative path"));
-        CHECK(has(error_of(replaced(good, "product = \"cudnn\"", "product = \"other\"")), "'product' must be"));
-        CHECK(has(error_of(replaced(good, "platform = \"windows-x86_64\"", "platform = \"linux-sbsa\"")),
+        CHECK(contains(error_of(replaced(good, "sha256 = \"" + kSha, "sha256 = \"xyz")), "'sha256' is not 64 hex digits"));
+        CHECK(contains(error_of(replaced(good, "size = 7", "size = -7")), "'size' must be a number of bytes"));
+        CHECK(contains(error_of(replaced(good, "cuda_nvcc/windows-x86_64/cuda_nvcc", "../../../etc")), "not a safe relative path"));
+        CHECK(contains(error_of(replaced(good, "product = \"cudnn\"", "product = \"other\"")), "'product' must be"));
+        CHECK(contains(error_of(replaced(good, "platform = \"windows-x86_64\"", "platform = \"linux-sbsa\"")),
                   "platform 'linux-sbsa' is not in 'platforms'"));
-        CHECK(has(error_of(replaced(good, "spec = \"12.6+9.8\"", "spec = \"$(rm -rf /)\"")), "'spec' is not a spec"));
-        CHECK(has(error_of("format = 1\n"), "/p/cudaenv.lock:1:1: 'spec' is missing"));
-        CHECK(has(error_of("spec = 3\n"), "no format version"));
-        CHECK(has(error_of("not toml ["), "/p/cudaenv.lock:1:"));
+        CHECK(contains(error_of(replaced(good, "spec = \"12.6+9.8\"", "spec = \"$(rm -rf /)\"")), "'spec' is not a spec"));
+        CHECK(contains(error_of("format = 1\n"), "/p/cudaenv.lock:1:1: 'spec' is missing"));
+        CHECK(contains(error_of("spec = 3\n"), "no format version"));
+        CHECK(contains(error_of("not toml ["), "/p/cudaenv.lock:1:"));
     }
 }
 
@@ -137,30 +137,30 @@ TEST_CASE("LockFile::load and lock_path_for") {
 TEST_CASE("LockFile: the header, the tables and the archives must agree (issue 40, R3 and R7)") {
     auto good = sample().to_toml();
     SUBCASE("pair is [cuda].release + [cudnn].version, or +none exactly when there is no [cudnn]") {
-        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6.3+none\"")),
+        CHECK(contains(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6.3+none\"")),
                   "'pair' is 12.6.3+none, but [cuda] and [cudnn] say 12.6.3+9.8.0"));
-        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"11.8.0+8.9.7\"")), "'pair' is 11.8.0+8.9.7"));
-        CHECK(has(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6+9.8\"")), "'pair' is 12.6+9.8"));
+        CHECK(contains(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"11.8.0+8.9.7\"")), "'pair' is 11.8.0+8.9.7"));
+        CHECK(contains(error_of(replaced(good, "pair = \"12.6.3+9.8.0\"", "pair = \"12.6+9.8\"")), "'pair' is 12.6+9.8"));
         auto no_cudnn = sample();
         no_cudnn.cudnn_version.clear();
         no_cudnn.archives.erase(no_cudnn.archives.begin() + 1);
         no_cudnn.pair = "12.6.3+none";
         CHECK(LockFile::parse(no_cudnn.to_toml(), "l").pair == "12.6.3+none");
         no_cudnn.pair = "12.6.3+9.8.0";
-        CHECK(has(error_of(no_cudnn.to_toml()), "but [cuda] and [cudnn] say 12.6.3+none"));
+        CHECK(contains(error_of(no_cudnn.to_toml()), "but [cuda] and [cudnn] say 12.6.3+none"));
     }
     SUBCASE("an archive of at least one byte") {
-        CHECK(has(error_of(replaced(good, "size = 7", "size = 0")), "'size' must be a number of bytes (at least 1)"));
+        CHECK(contains(error_of(replaced(good, "size = 7", "size = 0")), "'size' must be a number of bytes (at least 1)"));
     }
     SUBCASE("no archive twice: the same platform, product and component, or the same file name") {
         auto twice = sample();
         twice.archives.push_back(twice.archives[2]);
-        CHECK(has(error_of(twice.to_toml()), "archive linux-x86_64 cuda cuda_cudart is listed twice"));
+        CHECK(contains(error_of(twice.to_toml()), "archive linux-x86_64 cuda cuda_cudart is listed twice"));
         auto renamed = sample();
         renamed.archives.push_back(renamed.archives[2]);
         renamed.archives.back().component = "cuda_nvcc";
         renamed.archives.back().relative_path = "elsewhere/cuda_cudart-linux-x86_64-12.6.77-archive.tar.xz";
-        CHECK(has(error_of(renamed.to_toml()), "its file name is listed twice"));
+        CHECK(contains(error_of(renamed.to_toml()), "its file name is listed twice"));
     }
     SUBCASE("at most kMaxLockArchives archives") {
         auto many = sample();
@@ -168,17 +168,17 @@ TEST_CASE("LockFile: the header, the tables and the archives must agree (issue 4
             many.components["c" + std::to_string(i)] = {"", "1.0"};
             many.archives.push_back({"linux-x86_64", "cuda", "c" + std::to_string(i), "c/c" + std::to_string(i) + ".tar.xz", 1, kSha});
         }
-        CHECK(has(error_of(many.to_toml()), "more than 500 archives"));
+        CHECK(contains(error_of(many.to_toml()), "more than 500 archives"));
     }
     SUBCASE("every archive is one of the pair's parts") {
-        CHECK(has(error_of(replaced(good, "component = \"cuda_nvcc\"", "component = \"cuda_gdb\"")),
+        CHECK(contains(error_of(replaced(good, "component = \"cuda_nvcc\"", "component = \"cuda_gdb\"")),
                   "component 'cuda_gdb' is not in [cuda.components]"));
-        CHECK(has(error_of(replaced(good, "cuda_variant = \"12\"", "cuda_variant = \"11\"")),
+        CHECK(contains(error_of(replaced(good, "cuda_variant = \"12\"", "cuda_variant = \"11\"")),
                   "needs the cuDNN build for CUDA 12"));
         auto stray = sample();
         stray.cudnn_version.clear();
         stray.pair = "12.6.3+none";
-        CHECK(has(error_of(stray.to_toml()), "a cuDNN archive, but no [cudnn]"));
+        CHECK(contains(error_of(stray.to_toml()), "a cuDNN archive, but no [cudnn]"));
     }
 }
 

@@ -13,10 +13,10 @@ using testsupport::TempDir;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
-Spec S(const char* s) { return *Spec::parse(s); }
+using testsupport::V;
+using testsupport::S;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 
 // A store with managed toolkits and cuDNNs (folders named by version, as the
 // store keeps them; their content does not matter for selection).

@@ -14,9 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Spec S(const char* s) { return *Spec::parse(s); }
+using testsupport::S;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 
 std::string error_of(const std::function<void()>& f) {
     try {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include "core/spec.hpp"
 #include "util/error.hpp"
 
@@ -7,11 +9,7 @@ using cudaenv::Spec;
 using cudaenv::Version;
 
 namespace {
-Spec S(const char* s) {
-    auto v = Spec::parse(s);
-    REQUIRE_MESSAGE(v.has_value(), s);
-    return *v;
-}
+using testsupport::S;
 }  // namespace
 
 TEST_CASE("Spec::parse") {

@@ -1,15 +1,13 @@
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include "core/version.hpp"
 
 using cudaenv::Version;
 
 namespace {
-Version V(const char* s) {
-    auto v = Version::parse(s);
-    REQUIRE_MESSAGE(v.has_value(), s);
-    return *v;
-}
+using testsupport::V;
 }  // namespace
 
 TEST_CASE("Version::parse") {

@@ -4,6 +4,8 @@
 // with libarchive.
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -38,18 +40,7 @@ Manifest load(const std::string& name, const std::string& product) {
     return Manifest::parse(*text, name, "", product);
 }
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("cudaenv-install-unit-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using testsupport::TempDir;
 
 struct TarEntry {
     std::string name;
@@ -64,7 +55,11 @@ fs::path write_tar(const fs::path& path, const std::vector<TarEntry>& entries) {
     archive* a = archive_write_new();
     archive_write_set_format_pax_restricted(a);
     archive_write_add_filter_xz(a);
+#ifdef _WIN32
+    REQUIRE(archive_write_open_filename_w(a, path.c_str()) == ARCHIVE_OK);
+#else
     REQUIRE(archive_write_open_filename(a, path.c_str()) == ARCHIVE_OK);
+#endif
     for (const auto& e : entries) {
         archive_entry* en = archive_entry_new();
         archive_entry_set_pathname(en, e.name.c_str());
@@ -265,16 +260,16 @@ TEST_CASE("cuDNN library sets") {
 
 TEST_CASE("validate a Windows cuDNN layout (bin/, lib/x64/)") {
     TempDir t;
-    fs::create_directories(t.path / "bin");
-    fs::create_directories(t.path / "include");
-    std::ofstream(t.path / "include" / "cudnn_version.h")
+    fs::create_directories(t.path() / "bin");
+    fs::create_directories(t.path() / "include");
+    std::ofstream(t.path() / "include" / "cudnn_version.h")
         << "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n";
     auto v = *Version::parse("8.9.7.29");
-    CHECK_THROWS_AS(validate_cudnn(t.path, v, "windows-x86_64"), Error);
-    for (const auto& n : cudnn_required_libraries(8, true)) std::ofstream(t.path / "bin" / n) << "dll";
-    CHECK_NOTHROW(validate_cudnn(t.path, v, "windows-x86_64"));
-    CHECK_THROWS_AS(validate_cudnn(t.path, *Version::parse("8.9.6.50"), "windows-x86_64"), Error);
-    CHECK_THROWS_AS(validate_cudnn(t.path, v, "linux-x86_64"), Error);  // no lib/libcudnn.so.8
+    CHECK_THROWS_AS(validate_cudnn(t.path(), v, "windows-x86_64"), Error);
+    for (const auto& n : cudnn_required_libraries(8, true)) std::ofstream(t.path() / "bin" / n) << "dll";
+    CHECK_NOTHROW(validate_cudnn(t.path(), v, "windows-x86_64"));
+    CHECK_THROWS_AS(validate_cudnn(t.path(), *Version::parse("8.9.6.50"), "windows-x86_64"), Error);
+    CHECK_THROWS_AS(validate_cudnn(t.path(), v, "linux-x86_64"), Error);  // no lib/libcudnn.so.8
 }
 
 TEST_CASE("version.json in NVIDIA's format is read back by detection") {
@@ -283,8 +278,8 @@ TEST_CASE("version.json in NVIDIA's format is read back by detection") {
     CHECK(text.find(R"("name": "CUDA SDK")") != std::string::npos);
     CHECK(text.find(R"("version": "12.6.3")") != std::string::npos);
     TempDir t;
-    std::ofstream(t.path / "version.json") << text;
-    auto comps = read_version_json_components(t.path);
+    std::ofstream(t.path() / "version.json") << text;
+    auto comps = read_version_json_components(t.path());
     CHECK(comps.size() == 1);
     CHECK(comps.at("cuda_cudart").version == "12.6.77");
 }
@@ -324,21 +319,23 @@ TEST_CASE("sha256 and sizes") {
     CHECK(max_unpacked_size(1ull << 30) == (40ull << 30));
 }
 
+#ifndef _WIN32  // symbolic links in the archive (these tests joined the Windows build with the one unit binary)
 TEST_CASE("extraction strips the top folder, keeps symlinks and hashes in the same pass") {
     TempDir t;
-    auto arc = write_tar(t.path / "a.tar.xz", {{"top/", "", AE_IFDIR},
+    auto arc = write_tar(t.path() / "a.tar.xz", {{"top/", "", AE_IFDIR},
                                                 {"top/lib/libx.so.1.2", "payload"},
                                                 {"top/lib/libx.so.1", "", AE_IFLNK, "libx.so.1.2"}});
-    fs::create_directories(t.path / "out");
+    fs::create_directories(t.path() / "out");
     ExtractOptions o;
-    o.dest = t.path / "out";
+    o.dest = t.path() / "out";
     o.expect_sha256 = sha256_file(arc);
     auto r = extract_archive(arc, o);
     CHECK(r.top == "top");
     CHECK(r.sha256 == o.expect_sha256);
-    CHECK(fs::read_symlink(t.path / "out" / "lib" / "libx.so.1") == "libx.so.1.2");
-    CHECK(fsx::read_file(t.path / "out" / "lib" / "libx.so.1").value() == "payload");
+    CHECK(fs::read_symlink(t.path() / "out" / "lib" / "libx.so.1") == "libx.so.1.2");
+    CHECK(fsx::read_file(t.path() / "out" / "lib" / "libx.so.1").value() == "payload");
 }
+#endif
 
 TEST_CASE("decoded blocks are reused without changing a byte of a large file") {
     // Several MiB of decoded data: the decoder thread hands libarchive 1 MiB
@@ -348,15 +345,15 @@ TEST_CASE("decoded blocks are reused without changing a byte of a large file") {
     std::string big;
     for (size_t i = 0; i < (5u << 20) + 12345; ++i)
         big.push_back(i % 3 ? static_cast<char>(rng()) : static_cast<char>('a' + i % 26));
-    auto arc = write_tar(t.path / "b.tar.xz", {{"top/", "", AE_IFDIR},
+    auto arc = write_tar(t.path() / "b.tar.xz", {{"top/", "", AE_IFDIR},
                                                 {"top/lib/big.so", big},
                                                 {"top/lib/after.txt", "after"}});
-    fs::create_directories(t.path / "out");
+    fs::create_directories(t.path() / "out");
     ExtractOptions o;
-    o.dest = t.path / "out";
+    o.dest = t.path() / "out";
     extract_archive(arc, o);
-    CHECK(fsx::read_file(t.path / "out" / "lib" / "big.so", 64u << 20).value() == big);
-    CHECK(fsx::read_file(t.path / "out" / "lib" / "after.txt").value() == "after");
+    CHECK(fsx::read_file(t.path() / "out" / "lib" / "big.so", 64u << 20).value() == big);
+    CHECK(fsx::read_file(t.path() / "out" / "lib" / "after.txt").value() == "after");
 }
 
 TEST_CASE("complete archives go to the workers largest first, whatever order they finish in") {
@@ -385,18 +382,18 @@ TEST_CASE("complete archives go to the workers largest first, whatever order the
 TEST_CASE("hostile tar entries are refused before anything is written outside") {
     TempDir t;
     auto refused = [&](std::vector<TarEntry> entries, const std::string& expect) {
-        auto arc = write_tar(t.path / "h.tar.xz", entries);
-        fs::remove_all(t.path / "out");
-        fs::create_directories(t.path / "out");
+        auto arc = write_tar(t.path() / "h.tar.xz", entries);
+        fs::remove_all(t.path() / "out");
+        fs::create_directories(t.path() / "out");
         ExtractOptions o;
-        o.dest = t.path / "out";
+        o.dest = t.path() / "out";
         try {
             extract_archive(arc, o);
             FAIL("not refused: " << expect);
         } catch (const Error& e) {
             CHECK_MESSAGE(std::string(e.what()).find(expect) != std::string::npos, e.what());
         }
-        CHECK_FALSE(fs::exists(t.path / "evil"));
+        CHECK_FALSE(fs::exists(t.path() / "evil"));
     };
     refused({{"top/a", "x"}, {"top/../evil", "x"}}, "'..'");
     refused({{"top/a", "x"}, {"top/l", "", AE_IFLNK, "../evil"}}, "outside the archive");
@@ -409,10 +406,10 @@ TEST_CASE("hostile tar entries are refused before anything is written outside") 
 
 TEST_CASE("a wrong size or hash is refused") {
     TempDir t;
-    auto arc = write_tar(t.path / "a.tar.xz", {{"top/a", "x"}});
-    fs::create_directories(t.path / "out");
+    auto arc = write_tar(t.path() / "a.tar.xz", {{"top/a", "x"}});
+    fs::create_directories(t.path() / "out");
     ExtractOptions o;
-    o.dest = t.path / "out";
+    o.dest = t.path() / "out";
     o.expect_size = fs::file_size(arc) + 1;
     CHECK_THROWS_WITH_AS(extract_archive(arc, o), doctest::Contains("manifest says"), Error);
     o.expect_size = 0;
@@ -422,7 +419,7 @@ TEST_CASE("a wrong size or hash is refused") {
 
 TEST_CASE("the install lock excludes a second holder until released") {
     TempDir t;
-    auto file = t.path / "install.lock";
+    auto file = t.path() / "install.lock";
     {
         platform::FileLock first(file, true);
         CHECK(first.locked());
@@ -433,6 +430,7 @@ TEST_CASE("the install lock excludes a second holder until released") {
     CHECK(again.locked());
 }
 
+#ifndef _WIN32  // the POSIX umask and /proc
 namespace {
 // The process umask as the kernel reports it, without setting it (umask(2) can only be read by changing it).
 std::string umask_now() {
@@ -452,12 +450,12 @@ TEST_CASE("extractions on several threads keep the umask, and no folder they mak
     std::vector<TarEntry> entries = {{"top/", "", AE_IFDIR}};
     for (int i = 0; i < 3000; ++i)  // files only: their folders are made by libarchive, from the umask it read
         entries.emplace_back("top/d" + std::to_string(i % 97) + "/s" + std::to_string(i % 13) + "/f" + std::to_string(i), "x");
-    auto arc = write_tar(t.path / "many.tar.xz", entries);
+    auto arc = write_tar(t.path() / "many.tar.xz", entries);
     const auto old = ::umask(022);
     // The destinations are made first, as install makes its staging folders
     // before the workers start: a folder made beside a running extraction,
     // without the lock, could still meet its moment of umask 0.
-    auto dest_of = [&](int w, int round) { return t.path / ("out" + std::to_string(w) + "-" + std::to_string(round)); };
+    auto dest_of = [&](int w, int round) { return t.path() / ("out" + std::to_string(w) + "-" + std::to_string(round)); };
     for (int w = 0; w < 4; ++w)
         for (int round = 0; round < 4; ++round) fs::create_directories(dest_of(w, round));
     std::vector<std::thread> threads;
@@ -479,9 +477,10 @@ TEST_CASE("extractions on several threads keep the umask, and no folder they mak
     CHECK(failures == 0);
     CHECK(umask_now() == "0022");
     int open_to_others = 0;
-    for (auto it = fs::recursive_directory_iterator(t.path); it != fs::recursive_directory_iterator(); ++it)
+    for (auto it = fs::recursive_directory_iterator(t.path()); it != fs::recursive_directory_iterator(); ++it)
         if (it->is_directory() && (fs::status(it->path()).permissions() & (fs::perms::group_write | fs::perms::others_write)) != fs::perms::none)
             ++open_to_others;
     CHECK(open_to_others == 0);
     ::umask(old);
 }
+#endif  // _WIN32

@@ -3,10 +3,11 @@
 // of archives unpacked apart, and what a lock says a pair needs.
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "gpu/table.hpp"
 #include "install/locking.hpp"
@@ -21,18 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Tmp {
-    fs::path path;
-    Tmp() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("cudaenv-plan-unit-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~Tmp() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+using testsupport::TempDir;
 
 // A mirror folder holding only NVIDIA's real manifests (no archive: planning reads none).
 fs::path manifest_mirror(const fs::path& dir) {
@@ -49,18 +39,15 @@ fs::path manifest_mirror(const fs::path& dir) {
     return dir;
 }
 
-void put(const fs::path& p, const std::string& text) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
+using testsupport::write;
 
 std::string get(const fs::path& p) { return fsx::read_file(p).value_or("<none>"); }
 
 }  // namespace
 
 TEST_CASE("judge and resolve: a pair that cannot exist fails before anything is fetched") {
-    Tmp t;
-    Catalog catalog(fsx::to_utf8(manifest_mirror(t.path / "m")));
+    TempDir t;
+    Catalog catalog(fsx::to_utf8(manifest_mirror(t.path() / "m")));
     SUBCASE("cuDNN 9.8.0 has no CUDA 13 build (the 2 GB toolkit used to be installed first)") {
         CHECK_THROWS_WITH_AS(resolve(catalog, *Spec::parse("13.0+9.8.0"), {"linux-x86_64"}),
                              doctest::Contains("cuDNN 9.8.0 has no build for CUDA 13 on linux-x86_64 (it has builds for CUDA 11, 12)"),
@@ -121,9 +108,9 @@ TEST_CASE("judge and resolve: a pair that cannot exist fails before anything is 
 }
 
 TEST_CASE("plan_spec names every archive, its size and hash, and the pin") {
-    Tmp t;
-    Catalog catalog(fsx::to_utf8(manifest_mirror(t.path / "m")));
-    Store store(t.path / "store");
+    TempDir t;
+    Catalog catalog(fsx::to_utf8(manifest_mirror(t.path() / "m")));
+    Store store(t.path() / "store");
     auto plan = plan_spec(store, catalog, *Spec::parse("12.6+9.8.0"), {}, "linux-x86_64");
     REQUIRE(plan.toolkits.size() == 1);
     CHECK(plan.toolkits[0].release == "12.6.3");
@@ -134,41 +121,41 @@ TEST_CASE("plan_spec names every archive, its size and hash, and the pin") {
     CHECK(plan.cudnns[0].version.str() == "9.8.0.87");
     CHECK(plan.cudnns[0].archive.artifact.sha256 == "321b9b33bb1287404d93d5672d352f16feabc4b220ac6ae0b86e4b27f257dcf4");
     CHECK(plan.pin == std::pair<std::string, std::string>{"12.6.3", "9.8.0"});
-    CHECK_FALSE(fs::exists(t.path / "store"));  // planning writes nothing
+    CHECK_FALSE(fs::exists(t.path() / "store"));  // planning writes nothing
 }
 
 TEST_CASE("merge_tree: archives unpacked apart merge without writing through a link") {
-    Tmp t;
-    put(t.path / "to" / "include" / "a.h", "a");
-    put(t.path / "to" / "LICENSE", "old");
-    put(t.path / "from" / "include" / "b.h", "b");
-    put(t.path / "from" / "LICENSE", "new");
-    put(t.path / "from" / "lib" / "x.so", "x");
-    merge_tree(t.path / "from", t.path / "to", "b.tar.xz");
-    CHECK(get(t.path / "to" / "include" / "a.h") == "a");
-    CHECK(get(t.path / "to" / "include" / "b.h") == "b");
-    CHECK(get(t.path / "to" / "LICENSE") == "new");  // a later archive's file replaces an earlier one's
-    CHECK(get(t.path / "to" / "lib" / "x.so") == "x");
-    CHECK_FALSE(fs::exists(t.path / "from"));
+    TempDir t;
+    write(t.path() / "to" / "include" / "a.h", "a");
+    write(t.path() / "to" / "LICENSE", "old");
+    write(t.path() / "from" / "include" / "b.h", "b");
+    write(t.path() / "from" / "LICENSE", "new");
+    write(t.path() / "from" / "lib" / "x.so", "x");
+    merge_tree(t.path() / "from", t.path() / "to", "b.tar.xz");
+    CHECK(get(t.path() / "to" / "include" / "a.h") == "a");
+    CHECK(get(t.path() / "to" / "include" / "b.h") == "b");
+    CHECK(get(t.path() / "to" / "LICENSE") == "new");  // a later archive's file replaces an earlier one's
+    CHECK(get(t.path() / "to" / "lib" / "x.so") == "x");
+    CHECK_FALSE(fs::exists(t.path() / "from"));
 #ifndef _WIN32
-    fs::create_directories(t.path / "outside");
-    fs::create_directory_symlink(t.path / "outside", t.path / "to" / "lnk");
-    put(t.path / "evil" / "lnk" / "x", "x");
-    CHECK_THROWS_WITH_AS(merge_tree(t.path / "evil", t.path / "to", "evil.tar.xz"),
+    fs::create_directories(t.path() / "outside");
+    fs::create_directory_symlink(t.path() / "outside", t.path() / "to" / "lnk");
+    write(t.path() / "evil" / "lnk" / "x", "x");
+    CHECK_THROWS_WITH_AS(merge_tree(t.path() / "evil", t.path() / "to", "evil.tar.xz"),
                          doctest::Contains("would be written through a symlink"), Error);
-    CHECK(fs::is_empty(t.path / "outside"));
+    CHECK(fs::is_empty(t.path() / "outside"));
 #endif
 }
 
 TEST_CASE("Transaction: every folder moves in, or none") {
-    Tmp t;
-    Store store(t.path / "store");
+    TempDir t;
+    Store store(t.path() / "store");
     auto a = store.root() / "toolkits" / "12.6.3", b = store.root() / "cudnn" / "9.8.0_cuda12";
     fs::create_directories(store.tmp_dir());
     SUBCASE("commit") {
-        put(store.tmp_dir() / "sa" / "f", "new toolkit");
-        put(store.tmp_dir() / "sb" / "f", "new cudnn");
-        put(a / "f", "old toolkit");
+        write(store.tmp_dir() / "sa" / "f", "new toolkit");
+        write(store.tmp_dir() / "sb" / "f", "new cudnn");
+        write(a / "f", "old toolkit");
         Transaction txn(store);
         txn.add(store.tmp_dir() / "sa", a);
         txn.add(store.tmp_dir() / "sb", b);
@@ -180,18 +167,18 @@ TEST_CASE("Transaction: every folder moves in, or none") {
     SUBCASE("a run killed half-way is rolled back by the next") {
         // What a kill after the first of two moves leaves: the journal, the
         // new toolkit in place (the old one set aside), no cuDNN yet.
-        put(a / "f", "new toolkit");
-        put(store.tmp_dir() / "old~toolkits~12.6.3~1" / "f", "old toolkit");
-        put(store.tmp_dir() / "stage~cudnn~9.8.0_cuda12~2" / "f", "new cudnn");
-        put(store.tmp_dir() / "txn~x~store~3", "toolkits/12.6.3\told~toolkits~12.6.3~1\ncudnn/9.8.0_cuda12\t-\n");
+        write(a / "f", "new toolkit");
+        write(store.tmp_dir() / "old~toolkits~12.6.3~1" / "f", "old toolkit");
+        write(store.tmp_dir() / "stage~cudnn~9.8.0_cuda12~2" / "f", "new cudnn");
+        write(store.tmp_dir() / "txn~x~store~3", "toolkits/12.6.3\told~toolkits~12.6.3~1\ncudnn/9.8.0_cuda12\t-\n");
         clean_store_tmp(store);
         CHECK(get(a / "f") == "old toolkit");
         CHECK_FALSE(fs::exists(b));
         CHECK(fs::is_empty(store.tmp_dir()));
     }
     SUBCASE("a committed journal is only removed") {
-        put(a / "f", "new toolkit");
-        put(store.tmp_dir() / "txn~x~store~3", "committed\n");
+        write(a / "f", "new toolkit");
+        write(store.tmp_dir() / "txn~x~store~3", "committed\n");
         clean_store_tmp(store);
         CHECK(get(a / "f") == "new toolkit");
         CHECK(fs::is_empty(store.tmp_dir()));

@@ -1,6 +1,8 @@
 // The shell templates of shell/ and the command table they are filled from.
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
+
 #include <stdexcept>
 
 #include "commands/command_table.hpp"
@@ -13,7 +15,7 @@
 using namespace cudaenv;
 
 namespace {
-bool has(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 }  // namespace
 
 TEST_CASE("every file of shell/ is embedded under its path below shell/") {
@@ -32,10 +34,10 @@ TEST_CASE("values reach a template only through the shell's quote()") {
         InitOptions o{exe, "/store", true, integration_commands()};
         auto text = sh->init_script(o);
         CAPTURE(name);
-        CHECK(has(text, sh->quote(exe)));
-        CHECK_FALSE(has(text, "@CUDAENV_EXE@"));
-        CHECK_FALSE(has(text, "# @if"));
-        CHECK_FALSE(has(text, "# @include"));
+        CHECK(contains(text, sh->quote(exe)));
+        CHECK_FALSE(contains(text, "@CUDAENV_EXE@"));
+        CHECK_FALSE(contains(text, "# @if"));
+        CHECK_FALSE(contains(text, "# @include"));
     }
 }
 
@@ -43,12 +45,12 @@ TEST_CASE("# @if keeps or drops whole sections") {
     for (const auto& name : {"bash", "zsh", "fish", "pwsh"}) {
         auto sh = make_shell(name);
         CAPTURE(name);
-        CHECK(has(sh->init_script({"/x", "/s", true, integration_commands()}), "__cudaenv_hook"));
-        CHECK_FALSE(has(sh->init_script({"/x", "/s", false, integration_commands()}), "__cudaenv_hook"));
+        CHECK(contains(sh->init_script({"/x", "/s", true, integration_commands()}), "__cudaenv_hook"));
+        CHECK_FALSE(contains(sh->init_script({"/x", "/s", false, integration_commands()}), "__cudaenv_hook"));
     }
     // Only zsh's functions reset the user's options.
-    CHECK(has(make_shell("zsh")->init_script({"/x", "/s", true, integration_commands()}), "emulate -L zsh"));
-    CHECK_FALSE(has(make_shell("bash")->init_script({"/x", "/s", true, integration_commands()}), "emulate"));
+    CHECK(contains(make_shell("zsh")->init_script({"/x", "/s", true, integration_commands()}), "emulate -L zsh"));
+    CHECK_FALSE(contains(make_shell("bash")->init_script({"/x", "/s", true, integration_commands()}), "emulate"));
 }
 
 TEST_CASE("a missing template or value is a bug that shows at once") {
@@ -70,14 +72,14 @@ TEST_CASE("the command table gives the integrations their lists") {
         for (const auto& name : {"bash", "zsh"}) {
             auto text = make_shell(name)->init_script({"/x", "/s", true, integration_commands()});
             CAPTURE(name);
-            CHECK(has(text, "'use'|'shell'|'deactivate'"));
+            CHECK(contains(text, "'use'|'shell'|'deactivate'"));
         }
     }
     SUBCASE("completion scripts are generic: they ask `cudaenv __complete`") {
         for (const auto& s : shells()) {
             if (s.name == "cmd") continue;  // cmd.exe has no programmable completion
             CAPTURE(s.name);
-            CHECK(has(s.make()->completion_script(), "cudaenv __complete"));
+            CHECK(contains(s.make()->completion_script(), "cudaenv __complete"));
         }
     }
 }

@@ -19,7 +19,7 @@ using testsupport::write;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 
 // Sets a folder's mtime 5 s back, so that a change a test makes next shows
 // on file systems with a coarse clock (Wine cannot set a folder's time; its

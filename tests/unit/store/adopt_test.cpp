@@ -8,7 +8,7 @@ using testsupport::TempDir;
 using testsupport::write;
 
 namespace {
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 const char* cudnn8_header = "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n";
 }  // namespace
 

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 
 // The message of the Error that loading `text` throws ("" when none).
 std::string load_error(const TempDir& tmp, const std::string& text) {
@@ -34,7 +34,7 @@ std::string load_error(const TempDir& tmp, const std::string& text) {
     return msg;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 
 }  // namespace
 

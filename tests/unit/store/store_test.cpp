@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[maybe_unused]] bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testsupport::contains;
 
 // The Error loading the store's config throws: message and hint.
 [[maybe_unused]] std::pair<std::string, std::string> config_error(Store& store) {

@@ -17,10 +17,7 @@ using namespace cudaenv;
 using testsupport::TempDir;
 
 namespace {
-void write(const std::filesystem::path& p, const std::string& s) {
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << s;
-}
+using testsupport::write;
 }  // namespace
 
 TEST_CASE("ExclusiveLock") {

@@ -11,8 +11,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
-Spec S(const char* s) { return *Spec::parse(s); }
+using testsupport::V;
+using testsupport::S;
 
 // Managed 12.4.1 with cuDNN 9.1.0 (CUDA 12); adopted 11.8.0 with cuDNN 8.9.7
 // (CUDA 11); pins for both.

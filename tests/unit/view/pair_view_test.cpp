@@ -13,7 +13,7 @@ using testsupport::TempDir;
 
 namespace {
 
-Version V(const char* s) { return *Version::parse(s); }
+using testsupport::V;
 
 // Managed 12.6.3 and 11.8.0, an adopted 12.6.3 (so one spec needs an
 // origin), cuDNNs for 12 and 11, a cuDNN for 13 that fits no toolkit, a pin.
