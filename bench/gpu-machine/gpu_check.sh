@@ -6,7 +6,7 @@
 # prints one table. Results go to $OUT (or ./gpu-out). RUNS=3: the warm check
 # and PyTorch's run three times, one table each (issue 37: three runs out of
 # three); EXTRAS=0 leaves out the CMake and trace parts.
-# usage: bench/gpu_check.sh [carry folder made by bench/gpu_carry.sh]
+# usage: bench/gpu-machine/gpu_check.sh [carry folder made by bench/gpu-machine/gpu_carry.sh]
 set -u
 . "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=/tmp/cudaenv-gpu-store
@@ -23,7 +23,7 @@ CUDA_INC=$(ls -d /usr/local/cuda/include /usr/local/cuda-*/include 2>/dev/null |
 for inc in /usr/include /usr/include/x86_64-linux-gnu /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/include; do
     [ -f "$inc/cudnn.h" ] || continue
     ver=$(grep -hE '^#define CUDNN_(MAJOR|MINOR|PATCHLEVEL) ' "$inc/cudnn_version.h" | awk '{printf "%s.", $3}')
-    if g++ -std=c++20 -fsyntax-only -I "$HERE/../src" -I "$CUDA_INC" -I "$inc" "$HERE/gpu_abi_check.cpp" 2>"$RES/abi.err"; then
+    if g++ -std=c++20 -fsyntax-only -I "$HERE/../../src" -I "$CUDA_INC" -I "$inc" "$HERE/gpu_abi_check.cpp" 2>"$RES/abi.err"; then
         echo "api.hpp ABI check against cuDNN ${ver%.} ($inc) and $CUDA_INC: ok"
     else
         echo "api.hpp ABI check against cuDNN ${ver%.} ($inc): FAILED"; cat "$RES/abi.err"
@@ -160,7 +160,7 @@ cat "$RES/abi.txt" "$RES/setup.txt" "$RES/check.txt" "$RES/summary.md" "$RES/tim
 [ "${EXTRAS:-1}" = 1 ] || exit 0
 
 # --- clients: CMake with enable_language(CUDA) under `cudaenv exec` of the CUDA 13.0 pair
-# (bench/gpu_cmake_cuda.sh), as it is and with an unrelated nvcc first on PATH.
+# (bench/gpu-machine/gpu_cmake_cuda.sh), as it is and with an unrelated nvcc first on PATH.
 bash "$HERE/gpu_cmake_cuda.sh" "$BIN" 13.0 >"$RES/cmake_cuda.txt" 2>&1
 cat "$RES/cmake_cuda.txt"
 

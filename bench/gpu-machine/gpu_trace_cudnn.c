@@ -1,4 +1,4 @@
-/* For bench/gpu_check.sh's trace section: dlopens libcudnn.so.9 by name (so
+/* For bench/gpu-machine/gpu_check.sh's trace section: dlopens libcudnn.so.9 by name (so
  * the loader's search decides which copy) and runs cudnnCreate on the GPU.
  * Built there with: cc -O2 -o gpu_trace_cudnn gpu_trace_cudnn.c -ldl */
 #include <dlfcn.h>

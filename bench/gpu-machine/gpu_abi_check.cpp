@@ -1,7 +1,7 @@
-// Compiled (never linked) on the GPU machine by bench/gpu_check.sh, against a
+// Compiled (never linked) on the GPU machine by bench/gpu-machine/gpu_check.sh, against a
 // real cuDNN and CUDA runtime header: every constant and struct src/check/api.hpp
 // declares by hand must equal NVIDIA's, or this fails to compile.
-// g++ -std=c++20 -fsyntax-only -I src -I <cuda include> -I <cudnn include> bench/gpu_abi_check.cpp
+// g++ -std=c++20 -fsyntax-only -I src -I <cuda include> -I <cudnn include> bench/gpu-machine/gpu_abi_check.cpp
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 

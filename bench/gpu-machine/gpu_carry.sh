@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Prepares what bench/gpu_check.sh needs on the GPU machine (Ubuntu 24.04, no
+# Prepares what bench/gpu-machine/gpu_check.sh needs on the GPU machine (Ubuntu 24.04, no
 # network): the cudaenv programs with every non-glibc library they link (found
 # with ldd) beside them and an RPATH of $ORIGIN/lib, the Debian CUDA 11.8
 # runtime (libcudart11.0), and the script itself.
-# usage: bench/gpu_carry.sh <cudaenv binary> <destination folder> [libcudart.so.11.8.89]
+# usage: bench/gpu-machine/gpu_carry.sh <cudaenv binary> <destination folder> [libcudart.so.11.8.89]
 set -euo pipefail
 BIN=$1
 DEST=$2

@@ -9,7 +9,7 @@
 #   cuDNN 9.19 (the pip wheel)      <venv>/site-packages/nvidia/cudnn/lib
 #   torch 2.11's own kernels        <venv>/site-packages/torch/lib/libtorch_cuda.so
 # Writes $OUT (default ./gpu-out)/inspect-summary.md and the raw outputs beside it.
-# usage: bench/gpu_inspect.sh [carry folder made by bench/gpu_carry.sh]
+# usage: bench/gpu-machine/gpu_inspect.sh [carry folder made by bench/gpu-machine/gpu_carry.sh]
 set -u
 . "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=/tmp/cudaenv-inspect-store

@@ -3,7 +3,7 @@
 # kernel under `cudaenv exec` of the CUDA 13.0 pair: once as it is, once with an
 # unrelated nvcc first on PATH, so only CUDACXX from cudaenv can point CMake
 # at the pair's nvcc. Prints one PASS/FAIL line per run.
-# usage: bench/gpu_cmake_cuda.sh CUDAENV [SPEC (default 13.0)]
+# usage: bench/gpu-machine/gpu_cmake_cuda.sh CUDAENV [SPEC (default 13.0)]
 set -u
 BIN=$1
 SPEC=${2:-13.0}

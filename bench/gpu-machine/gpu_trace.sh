@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# `cudaenv trace` on the GPU machine (issue 11), run by bench/gpu_check.sh or
+# `cudaenv trace` on the GPU machine (issue 11), run by bench/gpu-machine/gpu_check.sh or
 # alone. For every adopted pair: what torch really loads for a convolution
 # (expected: its wheel's cuDNN, asked for by absolute path, whatever the
 # pair), and what a plain C program that dlopens libcudnn.so.9 by name and
 # runs cudnnCreate loads (expected: the pair's cuDNN). Then the audit
 # library's cost on `import torch`. Results go to $OUT/trace* (or ./gpu-out).
-# usage: bench/gpu_trace.sh [carry folder made by bench/gpu_carry.sh]
+# usage: bench/gpu-machine/gpu_trace.sh [carry folder made by bench/gpu-machine/gpu_carry.sh]
 set -u
 . "$(dirname "$0")/gpu_env.sh"
 export CUDAENV_ROOT=${CUDAENV_ROOT:-/tmp/cudaenv-gpu-store}
