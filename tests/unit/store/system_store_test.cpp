@@ -20,68 +20,6 @@ namespace {
 using testsupport::write;
 }  // namespace
 
-TEST_CASE("ExclusiveLock") {
-    TempDir t("lock");
-    auto file = t / "store.lock";
-    SUBCASE("holds host and pid, refuses a second holder, removes its file") {
-        {
-            ExclusiveLock lock(file, std::nullopt, true);
-            auto o = read_lock_owner(file);
-            REQUIRE(o);
-            CHECK(o->host == platform::host_name());
-            CHECK(o->pid == platform::current_pid());
-            CHECK_THROWS_AS(ExclusiveLock(file, std::chrono::seconds(0), true), Error);
-        }
-        CHECK_FALSE(fsx::exists(file));
-    }
-    SUBCASE("a lock of a dead process on this host is recovered") {
-        write(file, "cudaenv-lock 1\nhost=" + platform::host_name() + "\npid=99999999\ntoken=dead\nsince=1\nend\n");
-        ExclusiveLock lock(file, std::chrono::seconds(0), true);
-        CHECK(read_lock_owner(file)->pid == platform::current_pid());
-    }
-    SUBCASE("a fresh lock of another host is waited for") {
-        write(file, "cudaenv-lock 1\nhost=elsewhere\npid=1\ntoken=x\nsince=1\nend\n");
-        CHECK_THROWS_AS(ExclusiveLock(file, std::chrono::seconds(0), true), Error);
-        CHECK(read_lock_owner(file)->host == "elsewhere");
-    }
-    SUBCASE("an incomplete file is not an owner") {
-        write(file, "cudaenv-lock 1\nhost=a\npid=3\n");
-        CHECK_FALSE(read_lock_owner(file));
-    }
-}
-
-TEST_CASE("NodeKey") {
-    NodeKey a{"node1", "NVIDIA H200", "580.65.06", "9.0"};
-    auto b = a;
-    b.compute_capability = "";
-    CHECK(a.id() == b.id());  // the compute capability follows from the GPU
-    b.driver = "575.57.08";
-    CHECK(a.id() != b.id());
-    CHECK(a.id().size() == 12);
-    auto c = NodeKey::from_json(a.to_json());
-    CHECK(c.host == a.host);
-    CHECK(c.gpu == a.gpu);
-    CHECK(c.driver == a.driver);
-    CHECK(c.compute_capability == "9.0");
-    CHECK(this_node().host == platform::host_name());
-}
-
-TEST_CASE("save_node_checks") {
-    TempDir t("nodes");
-    Store store(t / "store");
-    auto node = this_node();
-    save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "fail", "load: missing", "", "2026-01-01T00:00:00Z", 1}});
-    save_node_checks(store, node, {{"12.6.3+9.8.0", "/tk", "/dnn", "pass", "fp32 1 ms", "", "2026-01-02T00:00:00Z", 1},
-                                   {"11.8.0+none", "/tk11", "", "pass", "", "", "2026-01-02T00:00:00Z", 1}});
-    auto checks = node_last_checks(store);
-    CHECK(checks.at({"/tk", "/dnn"}) == "pass: fp32 1 ms");
-    CHECK(checks.at({"/tk11", ""}) == "pass");
-    CHECK_FALSE(checks.count({"/tk", ""}));
-    auto other = node;
-    other.driver = "another";
-    CHECK(node_checks_file(store, other) != node_checks_file(store, node));
-}
-
 TEST_CASE("shared records") {
     TempDir t("shared");
     auto shared = std::make_unique<Store>(t / "system");
