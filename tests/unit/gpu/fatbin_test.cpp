@@ -1,5 +1,4 @@
-// The GPU code reader (gpu/fatbin) on crafted fatbins, the loading rules
-// (gpu/verdict), the table's verdicts, the machine record, install's choice.
+// The GPU code reader (gpu/fatbin) on crafted fatbins, and Arch::parse.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -15,6 +14,7 @@
 #include "gpu/pair_code.hpp"
 #include "gpu/table.hpp"
 #include "gpu/verdict.hpp"
+#include "gpu_support.hpp"
 #include "test_support.hpp"
 #include "util/binary_file.hpp"
 #include "util/error.hpp"
@@ -24,6 +24,8 @@ using namespace cudaenv;
 using namespace cudaenv::gpu;
 using testsupport::TempDir;
 using testsupport::write;
+using testsupport::planned;
+using testsupport::sm;
 
 namespace {
 
@@ -93,17 +95,6 @@ Code read_blob(const TempDir& t, const std::string& bytes, std::string* problem 
     if (problem) *problem = pr;
     else CHECK(pr == "");
     return c;
-}
-
-Arch sm(int n, bool a = false) { return Arch{n, a}; }
-
-Machine planned(std::vector<int> sms) {
-    Machine m;
-    int i = 0;
-    for (int s : sms) m.gpus.push_back({i++, "", sm(s)});
-    m.gpu_override = true;
-    m.gpu_source = "--gpu";
-    return m;
 }
 
 }  // namespace
@@ -315,204 +306,4 @@ TEST_CASE("Arch::parse") {
     CHECK_FALSE(Arch::parse("8.10"));
     CHECK_THROWS_AS(parse_gpu_list("sm_61,banana", "--gpu"), UsageError);
     CHECK(parse_gpu_list("sm_61, 9.0", "--gpu").size() == 2);
-}
-
-TEST_CASE("judge: NVIDIA's loading rules") {
-    Code c;
-    c.sass = {{sm(80), 1}, {sm(90, true), 1}};
-    c.ptx = {{sm(90), 1}};
-    CHECK(judge(c, sm(86)).runs == Runs::native);   // sm_80 SASS runs on 8.6
-    CHECK(judge(c, sm(86)).by == sm(80));
-    CHECK(judge(c, sm(90)).runs == Runs::native);   // sm_90a on exactly 9.0
-    CHECK(judge(c, sm(120)).runs == Runs::jit);     // compute_90 JIT-compiled
-    CHECK(judge(c, sm(75)).runs == Runs::no);       // nothing at or below 7.5
-    CHECK(judge(c, sm(75)).why == "no code for sm_75 (has sm_80 sm_90a, compute_90)");
-    Code specific;
-    specific.sass = {{sm(90, true), 1}};
-    specific.ptx = {{sm(90, true), 1}};
-    CHECK(judge(specific, sm(100)).runs == Runs::no);  // neither sm_90a nor compute_90a moves forward
-    CHECK(judge(Code{}, sm(90)).runs == Runs::no_code);
-}
-
-TEST_CASE("table: architecture ranges of CUDA and cuDNN releases") {
-    CHECK(table_cuda(*Version::parse("13.0"), sm(61)).runs == Runs::no);
-    CHECK(table_cuda(*Version::parse("13.0"), sm(75)).runs == Runs::native);
-    CHECK(table_cuda(*Version::parse("12.6"), sm(61)).runs == Runs::native);
-    CHECK(table_cuda(*Version::parse("11.8"), sm(120)).runs == Runs::jit);  // PTX compute_90
-    CHECK(table_cuda(*Version::parse("11.8"), sm(30)).runs == Runs::no);
-    CHECK(table_cudnn(*Version::parse("9.11.0"), sm(61)).runs == Runs::no);
-    CHECK(table_cudnn(*Version::parse("9.10.2"), sm(61)).runs == Runs::native);
-    CHECK(table_cudnn(*Version::parse("9.14.0"), sm(61)).runs == Runs::no);  // judged from the 9.13 row
-    CHECK(table_cudnn(*Version::parse("9.14.0"), sm(75)).runs == Runs::native);
-    CHECK(table_cudnn(*Version::parse("8.9.7"), sm(120)).runs == Runs::no);
-    auto needs = pair_needs(*Version::parse("12.6"), Version::parse("9.11.0"));
-    CHECK(needs.cc_lo.str() == "7.5");
-    CHECK(needs.min_driver_linux == "525.60.13");
-}
-
-TEST_CASE("install's choice: the newest release that runs here") {
-    auto gtx1080 = planned({61});
-    std::vector<Version> rs = {*Version::parse("9.11.0"), *Version::parse("9.10.2"), *Version::parse("8.9.7")};
-    CHECK(newest_that_runs("cudnn", rs, *Version::parse("9"), gtx1080)->str() == "9.10.2");
-    std::ostringstream err;
-    auto kept = rs;
-    keep_releases_that_run("cudnn", kept, *Version::parse("9"), gtx1080, false, err);
-    CHECK(kept.size() == 2);
-    CHECK(kept.front().str() == "9.10.2");
-    CHECK(err.str().find("taking 9.10.2") != std::string::npos);
-    auto only = rs;
-    CHECK_THROWS_WITH_AS(keep_releases_that_run("cudnn", only, *Version::parse("9.11"), gtx1080, false, err),
-                         doctest::Contains("no cuDNN release matching 9.11 runs here"), Error);
-    only = rs;
-    keep_releases_that_run("cudnn", only, *Version::parse("9.11"), gtx1080, true, err);  // --force
-    CHECK(only.size() == 3);
-    auto turing = planned({75});
-    kept = rs;
-    keep_releases_that_run("cudnn", kept, *Version::parse("9"), turing, false, err);
-    CHECK(kept.size() == 3);
-}
-
-TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
-    auto data = [](const char* name) { return *fsx::read_file(fs::path(CUDAENV_GPU_TEST_DATA) / name); };
-    CHECK(nvidia::parse_nvidia_smi(data("nvidia-smi-595.txt")) == std::pair<std::string, std::string>{"595.71.05", "13.2"});
-    CHECK(nvidia::parse_nvidia_smi(data("nvidia-smi-610.txt")) == std::pair<std::string, std::string>{"610.43.02", "13.3"});
-    CHECK(nvidia::parse_nvidia_smi("NVIDIA-SMI has failed").first.empty());
-    CHECK(platform::parse_proc_driver_version(data("proc-driver-nvidia-version.txt")) == "580.95.05");
-    CHECK(platform::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
-    CHECK_FALSE(platform::parse_sys_module_version("garbage\n"));
-}
-
-TEST_CASE("machine record: kept per boot") {
-    Machine m;
-    m.gpus.push_back({0, "NVIDIA H200", sm(90)});
-    m.driver = "580.159.04";
-    m.driver_source = "NVML";
-    m.driver_cuda = "13.0";
-    auto text = encode_machine(m, "boot-1");
-    Machine back;
-    REQUIRE(decode_machine(text, "boot-1", back));
-    CHECK(back.gpus.size() == 1);
-    CHECK(back.gpus[0].arch == sm(90));
-    CHECK(back.gpus[0].name == "NVIDIA H200");
-    CHECK(back.driver == "580.159.04");
-    CHECK_FALSE(decode_machine(text, "boot-2", back));          // rebooted: ask again
-    CHECK_FALSE(decode_machine(text.substr(0, text.size() - 3), "boot-1", back));  // torn
-    CHECK(planned({61}).override_note() == "planning for GPU sm_61 from --gpu, not this machine");
-}
-
-TEST_CASE("pair libraries: only this pair's majors from a folder it shares") {
-    // A system folder with libcudnn8 and libcudnn9, CUDA 11's and 12's cuBLAS.
-    TempDir t("pairlibs");
-    const auto lib = t / "lib";
-    for (const char* f : {"libcudnn_ops.so.8.9.7", "libcudnn_ops.so.9.14.0", "libcublas.so.11.11.3.6",
-                          "libcublas.so.12.6.4.1", "libcufft.so.11.3.0.4", "libcudart.so.12.6.77"})
-        write(lib / f, "not a binary");
-    DetectedPair p;
-    p.toolkit.root = t / "cuda";
-    p.toolkit.version = *Version::parse("12.6");
-    p.toolkit.lib_dirs = {lib};
-    Cudnn c;
-    c.root = t / "cudnn";
-    c.version = *Version::parse("9.14.0");
-    c.lib_dirs = {lib};
-    p.cudnn = c;
-    CodeCache cache;
-    std::set<std::string> names;
-    for (const auto& l : pair_libraries(p, cache, Scan::read)) names.insert(l.path.filename().string());
-    CHECK(names == std::set<std::string>{"libcublas.so.12.6.4.1", "libcudart.so.12.6.77", "libcufft.so.11.3.0.4",
-                                         "libcudnn_ops.so.9.14.0"});
-}
-
-TEST_CASE("code cache: kept under the file's stamp") {
-    TempDir t("codecache");
-    auto lib = t / "lib.bin";
-    std::ofstream(lib, std::ios::binary) << "not a binary";
-    {
-        CodeCache cache(t.path());
-        CHECK(cache.file(lib).problem == "not an ELF or PE file");
-        CHECK(cache.reads() == 1);
-        cache.file(lib);
-        CHECK(cache.reads() == 1);
-    }
-    fs::create_directories(t / "cache");
-    CodeCache again(t.path());
-    CHECK(again.kept(lib).has_value());
-    std::ofstream(lib, std::ios::binary | std::ios::app) << "more";
-    CHECK_FALSE(again.kept(lib).has_value());  // changed: read again
-    FileCode fc;
-    fc.format = Format::elf;
-    fc.code.sass = {{sm(90, true), 3}};
-    fc.code.ptx = {{sm(90), 1}};
-    fc.code.ptx_isa = 80;
-    auto fields = encode(fc);
-    std::vector<std::string_view> views(fields.begin(), fields.end());
-    fc.embedded.sass = {{sm(90, true), 2}};
-    fc.code.sass[sm(75)] = 1;
-    fc.code.kernel_less = {{sm(75), 1}};
-    fields = encode(fc);
-    views.assign(fields.begin(), fields.end());
-    auto back = decode_file_code(views, 0);
-    CHECK(back.code == fc.code);
-    CHECK(back.embedded == fc.embedded);
-}
-
-TEST_CASE("code cache: a saved cache leaves out files that changed or went; inspect's files are not kept") {
-    TempDir t("codecache-prune");
-    fs::create_directories(t / "cache");
-    auto a = t / "a.bin", b = t / "b.bin", c = t / "c.bin";
-    for (const auto& p : {a, b, c}) std::ofstream(p, std::ios::binary) << "not a binary";
-    {
-        CodeCache cache(t.path());
-        cache.file(a);
-        cache.file(b);
-    }
-    fs::remove(a);
-    {
-        CodeCache cache(t.path());
-        cache.keep_new_files(false);
-        cache.file(c);  // read, not kept: nothing changed, nothing written
-    }
-    auto text = *fsx::read_file(t / "cache" / "gpucode.txt");
-    CHECK(text.find("a.bin") != std::string::npos);
-    {
-        CodeCache cache(t.path());
-        cache.file(c);  // kept: the save leaves out a.bin, which has gone
-    }
-    text = *fsx::read_file(t / "cache" / "gpucode.txt");
-    CHECK(text.find("a.bin") == std::string::npos);
-    CHECK(text.find("b.bin") != std::string::npos);
-    CHECK(text.find("c.bin") != std::string::npos);
-}
-
-TEST_CASE("code cache: the table's verdicts are kept under the tables' hash, and a listing with its folders") {
-    TempDir t("codecache-table");
-    fs::create_directories(t / "cache");
-    const auto v13 = *Version::parse("13.0"), v12 = *Version::parse("12.6");
-    auto by_table = [](const Version& cuda, int gpu, CodeCache& cache) {
-        return judge_pair(cuda, std::nullopt, {}, planned({gpu}), TableUse::fallback, &cache).gpus.at(0);
-    };
-    {
-        CodeCache cache(t.path());
-        CHECK(by_table(v13, 61, cache).runs == Runs::no);  // asked, and kept
-        // A verdict kept under this build's hash is taken as kept, not asked again.
-        TableVerdict planted{Runs::jit, "planted", "a test", true};
-        cache.keep_table("cuda " + v12.str() + " sm_90 @" + tables_hash(), planted);
-        cache.keep_table("cuda " + v12.str() + " sm_90 @0000000000000000", planted);  // another build's tables
-        auto lib = t / "lib64";
-        fs::create_directories(lib);
-        cache.keep_listing("toolkit\nx\n12", {lib}, {lib / "libcublas.so.12"});
-    }
-    auto text = *fsx::read_file(t / "cache" / "gpucode.txt");
-    CHECK(text.find("cuda 13.0 sm_61 @" + tables_hash()) != std::string::npos);
-    CHECK(text.find("@0000000000000000") == std::string::npos);  // dropped when saved
-    CodeCache cache(t.path());
-    auto kept = by_table(v12, 90, cache);
-    CHECK(kept.runs == Runs::jit);
-    CHECK(kept.why == "planted [unconfirmed: a test]");
-    CHECK(by_table(v13, 61, cache).runs == Runs::no);
-    auto files = cache.kept_listing("toolkit\nx\n12");
-    REQUIRE(files);
-    CHECK(*files == std::vector<fs::path>{t / "lib64" / "libcublas.so.12"});
-    fs::remove_all(t / "lib64");
-    CHECK_FALSE(cache.kept_listing("toolkit\nx\n12"));  // its folder went: detect again
 }
