@@ -13,6 +13,7 @@
 #include "nvidia/forward_compat.hpp"
 #include "platform/nvidia_driver.hpp"
 #include "test_support.hpp"
+#include "util/embedded.hpp"
 #include "util/fs.hpp"
 
 using namespace cudaenv;
@@ -199,4 +200,58 @@ TEST_CASE("the cuDNN rows: 9.6 to 9.10, Blackwell with CUDA 12.8 only, unconfirm
     CHECK_FALSE(s99.confirmed());  // its own support matrix was not read here
     CHECK(unconfirmed_note(s99).find("support matrix") != std::string::npos);
     CHECK_FALSE(c.cudnn(v("9.14.0")).confirmed());  // between rows: judged by 9.13's
+}
+
+TEST_CASE("the embedded compatibility table") {
+    REQUIRE(embedded::find("compat.toml"));
+    const auto& c = Compat::get();
+    REQUIRE(c.cuda_family(12));
+    CHECK(c.cuda_family(12)->cc_min == *Version::parse("5.0"));
+    // The drivers (drivers.toml): floors by major and OS, each release's own minimum.
+    const auto& d = Drivers::get();
+    REQUIRE(d.floor(12));
+    CHECK(d.floor(12)->on(false) == "525.60.13");
+    CHECK(d.floor(12)->on(true) == "527.41");
+    CHECK(d.floor(13)->on(true).empty());  // not confirmed: left out
+    REQUIRE(d.release(*Version::parse("11.8.89")));
+    CHECK(d.release(*Version::parse("11.8.89"))->on(false) == "520.61.05");
+    CHECK(d.release(*Version::parse("11.8.89"))->on(true) == "520.06");
+    CHECK(d.release(*Version::parse("12.6"))->on(false) == "560.28.03");    // a major.minor is its GA
+    CHECK(d.release(*Version::parse("12.6.3"))->on(false) == "560.35.05");
+    CHECK(d.release(*Version::parse("13.2")) == nullptr);                    // no row: its major's floor decides
+    auto s = c.cudnn(*Version::parse("8.9.7"));
+    REQUIRE(s.row);
+    CHECK(s.exact);
+    CHECK(s.row->cc->contains(*Version::parse("9.0")));
+    CHECK_FALSE(s.row->cc->contains(*Version::parse("10.0")));
+    auto s14 = c.cudnn(*Version::parse("9.14.0"));
+    REQUIRE(s14.row);
+    CHECK_FALSE(s14.exact);
+    CHECK(s14.row->versions.str() == "9.13");
+
+    CHECK(c.pair_conflict(*Version::parse("11.8"), *Version::parse("8.9.7")).empty());
+    CHECK(c.pair_conflict(*Version::parse("12.2"), *Version::parse("8.9.7")).empty());
+    CHECK(c.pair_conflict(*Version::parse("12.4"), *Version::parse("8.9.7")).find("not CUDA 12.4") != std::string::npos);
+    CHECK(c.pair_conflict(*Version::parse("11.8"), *Version::parse("9.17.0")).find("not CUDA 11.8") != std::string::npos);
+    bool unconfirmed = false;
+    // 9.14 is judged by 9.13's row: CUDA 13.0 fits, 11.8 does not.
+    CHECK(c.pair_conflict(*Version::parse("13.0"), *Version::parse("9.14.0"), &unconfirmed).empty());
+    CHECK(c.pair_conflict(*Version::parse("11.8"), *Version::parse("9.14.0"), &unconfirmed).find("unconfirmed") !=
+          std::string::npos);
+    CHECK(unconfirmed);
+    // A neighbouring row never rules out a minor version of a listed major.
+    CHECK(c.pair_conflict(*Version::parse("13.2"), *Version::parse("9.19.0")).empty());
+
+    bool tf = false;
+    for (const auto& f : c.frameworks())
+        tf = tf || (f.name == "tensorflow" && f.version == "2.10" && f.cuda == *Version::parse("11.2"));
+    CHECK(tf);
+    CHECK(compare_driver("580.159.04", "580.65.06") > 0);
+    CHECK(compare_driver("525.60.13", "525.60.13") == 0);
+    CHECK(compare_driver("470.1", "525") < 0);
+}
+
+TEST_CASE("Compat::parse rejects malformed data") {
+    CHECK_THROWS(Compat::parse("[[cudnn]]\nversions = \"x.y\"\n"));
+    CHECK_THROWS(Compat::parse("not toml ["));
 }

@@ -33,3 +33,13 @@ TEST_CASE("driver text: nvidia-smi in both wordings, /proc and /sys") {
     CHECK(platform::parse_sys_module_version(data("sys-module-nvidia-version.txt")) == "580.159.04");
     CHECK_FALSE(platform::parse_sys_module_version("garbage\n"));
 }
+
+TEST_CASE("the kernel module's driver version") {
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\n") ==
+          "580.159.04");
+    // The open kernel module names its architecture first.
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build\n") ==
+          "580.95.05");
+    CHECK(platform::parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Release") == "550.54");
+    CHECK_FALSE(platform::parse_proc_driver_version("nothing here").has_value());
+}
