@@ -17,6 +17,7 @@
 using namespace cudaenv;
 using testsupport::TempDir;
 namespace fs = std::filesystem;
+#include <filesystem>
 
 TEST_CASE("FileLock: shared holders together, exclusive alone") {
     testsupport::TempDir t("lock");
@@ -32,4 +33,17 @@ TEST_CASE("FileLock: shared holders together, exclusive alone") {
     cudaenv::platform::FileLock x(file, false, Mode::exclusive);
     CHECK(x.locked());
     CHECK_FALSE(cudaenv::platform::FileLock(file, false, Mode::shared).locked());
+}
+
+TEST_CASE("the install lock excludes a second holder until released") {
+    TempDir t;
+    auto file = t.path() / "install.lock";
+    {
+        platform::FileLock first(file, true);
+        CHECK(first.locked());
+        platform::FileLock second(file, false);
+        CHECK_FALSE(second.locked());
+    }
+    platform::FileLock again(file, false);
+    CHECK(again.locked());
 }
