@@ -11,6 +11,7 @@
 
 #include "store/checks.hpp"
 #include "store/config.hpp"
+#include "core/cmake_cache.hpp"
 #include "core/lockfile.hpp"
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
@@ -18,11 +19,13 @@
 #include "export/formats.hpp"
 #include "gpu/fatbin.hpp"
 #include "install/layout.hpp"
+#include "install/manifest.hpp"
 #include "nvidia/driver.hpp"
 #include "platform/nvidia_driver.hpp"
 #include "util/binary_file.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
+#include "util/records.hpp"
 #include "util/toml_limits.hpp"
 
 namespace cudaenv::fuzz {
@@ -262,6 +265,45 @@ void driver_text(const uint8_t* data, size_t size) {
         require(platform::is_driver_version(*v), "/sys's text gave a driver that is no version");
 }
 
+// The store's cache files (util/records): any bytes read as records or as
+// damage; the fields of a record read intact, written again, read back the same.
+void records_any(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    records::Reader reader(text);
+    std::vector<std::string_view> fields;
+    while (reader.next(fields)) {
+        if (!reader.intact()) continue;
+        std::string again;
+        records::put_record(again, fields);
+        auto back = records::fields_of(again);
+        require(back && *back == fields, "a record written again reads back other fields");
+    }
+}
+
+// NVIDIA's redistrib manifests (install/manifest), from a mirror: a manifest
+// or a one-line Error, for CUDA's and cuDNN's.
+void manifest(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    for (const char* product : {"cuda", "cudnn"}) {
+        try {
+            install::Manifest::parse(text, "fuzz.json", "", product);
+        } catch (const Error& e) {
+            require(std::string_view(e.what()).find('\n') == std::string_view::npos, "a manifest error of more than one line");
+        }
+    }
+}
+
+// A project's CMakeCache.txt (core/cmake_cache): every path it gives is one
+// the text holds, under a variable the text names.
+void cmake_cache(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    for (auto style : {PathStyle::posix, PathStyle::windows})
+        for (const auto& [variable, value] : cmake_cache_cuda_paths(text, style)) {
+            require(!value.empty() && text.find(value) != std::string::npos, "a CMake cache path the text does not hold");
+            require(text.find(variable) != std::string::npos, "a CMake cache variable the text does not name");
+        }
+}
+
 }  // namespace
 
 const Target kTargets[] = {
@@ -277,6 +319,9 @@ const Target kTargets[] = {
     {"fatbin", fatbin},
     {"listing", listing},
     {"driver_text", driver_text},
+    {"records", records_any},
+    {"manifest", manifest},
+    {"cmake_cache", cmake_cache},
     {nullptr, nullptr},
 };
 

@@ -133,6 +133,7 @@ TEST_CASE("malformed manifests are clear errors") {
     bad("not json");
     bad("[1,2]");
     bad(R"({"release_label":"1"})");
+    bad(R"({"release_label":"1","x":1e400})");  // a number too large for a double: found by the manifest fuzz target
     const std::string sha(64, 'a');
     bad(R"({"c":{"linux-x86_64":{"relative_path":"../../etc/passwd","sha256":")" + sha + R"(","size":"1"}}})");
     bad(R"({"c":{"linux-x86_64":{"relative_path":"/abs/x","sha256":")" + sha + R"(","size":"1"}}})");
