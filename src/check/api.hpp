@@ -27,7 +27,7 @@ inline constexpr int cudaStreamCaptureModeThreadLocal = 1;  // enum cudaStreamCa
 // type, (parameters)). The lists give the typedefs below, the fields of
 // CudaFns/CudnnFns (check/probe_internal.hpp), the names the probe resolves
 // (check/probe_load.cpp) and the ABI check against NVIDIA's headers on the GPU
-// machine (bench/gpu_abi_check.cpp).
+// machine (bench/gpu-machine/gpu_abi_check.cpp).
 #define CUDAENV_CUDART_REQUIRED(X)                                                              \
     X(RuntimeGetVersion, runtime_get_version, cudaRuntimeGetVersion, cudaError_t, (int*))       \
     X(DriverGetVersion, driver_get_version, cudaDriverGetVersion, cudaError_t, (int*))          \
@@ -157,7 +157,7 @@ CUDAENV_CUDNN_STREAM(CUDAENV_CUDNN_TYPEDEF)
 // cuDNN's backend (graph) API, cuDNN 8.0 and later: the engines the frameworks
 // reach (PyTorch through cudnn_frontend), many of which the eight legacy
 // algorithms do not. Values from cudnn_backend.h (8.x) / cudnn_graph.h (9.x),
-// unchanged between them; bench/gpu_abi_check.cpp checks every one against a
+// unchanged between them; bench/gpu-machine/gpu_abi_check.cpp checks every one against a
 // real header on the GPU machine.
 namespace cudaenv::cudnn_api::backend {
 

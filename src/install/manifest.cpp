@@ -55,7 +55,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& source, con
         throw Error(source + ": not a manifest cudaenv reads: " + *why, "the mirror serves something else");
     try {
         root = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large
         throw Error(source + ": not valid JSON (" + std::string(e.what()) + ")",
                     "the download may be incomplete, or the mirror serves something else");
     }

@@ -7,7 +7,7 @@
 // shared system store fills with world-writable folders. An install extracts
 // on several threads while it downloads: each of those calls, and each file or
 // folder made while extraction may run (the downloads' .part files), holds
-// this one lock. tests/install (install.unit) extracts on four threads at once.
+// this one lock. tests/unit/install/archive_test.cpp extracts on four threads at once.
 #include <mutex>
 
 namespace cudaenv::install {

@@ -2,7 +2,7 @@
 // What `cudaenv setup` reads and changes outside the store: profile files and,
 // on Windows, the user's registry (HKCU only). Behind one small interface so
 // that the rules in setup/setup_actions are unit-tested against an in-memory
-// host (tests/unit/setup_test.cpp) and run against the real files and
+// host (tests/unit/setup/setup_actions_test.cpp) and run against the real files and
 // registry here (make_real_setup_host).
 #include <filesystem>
 #include <memory>

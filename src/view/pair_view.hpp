@@ -2,7 +2,7 @@
 // The two renderers of pair rows (view/pair_rows.hpp): JSON, and the table,
 // whose every cell is taken from the row's JSON through the column list in
 // pair_view.cpp. So `list` and `list --json` cannot say different things: a
-// table column is a JSON field (tests/unit/pair_view_test.cpp).
+// table column is a JSON field (tests/unit/view/pair_view_test.cpp).
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>

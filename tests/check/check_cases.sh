@@ -7,26 +7,10 @@ set -u
 BIN=$1
 FAKES=$2
 CASE=$3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-export CUDAENV_ROOT=$T/store HOME=$T/home
-mkdir -p "$HOME"
-unset CUDAENV_VERSION CUDAENV_SHELL LD_LIBRARY_PATH LD_PRELOAD
+# shellcheck source=../lib/cases.sh
+source "${BASH_SOURCE[0]%/*}/../lib/cases.sh"
 unset ${!FAKECUDA_*} ${!FAKECUDNN*} 2>/dev/null
 SMALL=(--shape 2x8x12x12x8 --runs 20)
-
-fail() { echo "FAIL [$CASE]: $*" >&2; exit 1; }
-# run <expected exit> <cmd...>: output in $OUT, stderr in $ERR
-run() {
-    local want=$1; shift
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
-    [ "$rc" = "$want" ] || { echo "--- stdout"; echo "$OUT"; echo "--- stderr"; echo "$ERR"; fail "exit $rc, wanted $want: $*"; }
-}
-has() { grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "missing: $2"; }; }
-hasnt() { ! grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "unexpected: $2"; }; }
-jq_is() { local got; got=$(jq -r "$2" <<<"$1"); [ "$got" = "$3" ] || { echo "$1" | head -c 4000; fail "$2 = '$got', wanted '$3'"; }; }
 
 # mk_toolkit <dir> <cuda major> <version>: a toolkit folder with the fake runtime.
 mk_toolkit() {

@@ -9,6 +9,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cudaenv_fixture import make_cudnn, write  # noqa: E402,F401 (tests/lib)
+
 # Names that break naive quoting in every shell: space, ', $, `, %, CJK,
 # brackets, ", !, ^, &, a backslash.
 WEIRD_A = "工具 a'b$c`d%e"
@@ -21,14 +24,6 @@ def shell_exe(name):
     if name == "pwsh":
         return PWSH
     return shutil.which(name) or name
-
-
-def write(path, text, mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    if mode is not None:
-        os.chmod(path, mode)
 
 
 def make_toolkit(root, version, patch):
@@ -44,16 +39,6 @@ def make_toolkit(root, version, patch):
           json.dumps({"cuda": {"name": "CUDA SDK", "version": "%s.%s" % (version, patch)}}))
     write(os.path.join(root, "include", "cuda_runtime_api.h"), "#define CUDART_VERSION %s%s0\n" %
           (major, version.split(".")[1]))
-
-
-def make_cudnn(root, version):
-    """A cuDNN folder: include/cudnn_version.h, lib/libcudnn.so.X.Y.Z."""
-    maj, mi, pa = version.split(".")[:3]
-    write(os.path.join(root, "include", "cudnn_version.h"),
-          "#define CUDNN_MAJOR %s\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL %s\n" % (maj, mi, pa))
-    lib = os.path.join(root, "lib")
-    write(os.path.join(lib, "libcudnn.so.%s.%s.%s" % (maj, mi, pa)), "fake\n")
-    os.symlink("libcudnn.so.%s.%s.%s" % (maj, mi, pa), os.path.join(lib, "libcudnn.so.%s" % maj))
 
 
 class Fixture:

@@ -15,6 +15,9 @@ import tempfile
 import time
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cudaenv_fixture import write  # noqa: E402,F401 (tests/lib)
+
 CUDAENV = os.environ.get("CUDAENV_EXE", "")
 SHIM_PROGRAM = os.environ.get("CUDAENV_SHIM_EXE", "")
 
@@ -31,14 +34,6 @@ case "$1" in
 esac
 echo "@TOOL@ @VER@"
 """
-
-
-def write(path, text, mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="") as f:
-        f.write(text)
-    if mode is not None:
-        os.chmod(path, mode)
 
 
 def make_toolkit(root, version, tools):

@@ -4,18 +4,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import tomllib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from cudaenv_fixture import make_cudnn, write  # noqa: E402,F401 (tests/lib)
+
 EXE = os.environ.get("CUDAENV_EXE", "cudaenv")
-
-
-def write(path, text, mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    if mode is not None:
-        os.chmod(path, mode)
 
 
 def make_toolkit(root, version, tools=("nvcc",)):
@@ -28,16 +24,6 @@ def make_toolkit(root, version, tools=("nvcc",)):
     os.symlink("libcudart.so.%s.%s.0" % (major, minor), os.path.join(lib, "libcudart.so.%s" % major))
     write(os.path.join(root, "version.json"), json.dumps({"cuda": {"name": "CUDA SDK", "version": version + ".0"}}))
     write(os.path.join(root, "include", "cuda_runtime_api.h"), "#define CUDART_VERSION %s%s0\n" % (major, minor))
-    return root
-
-
-def make_cudnn(root, version):
-    maj, mi, pa = version.split(".")
-    write(os.path.join(root, "include", "cudnn_version.h"),
-          "#define CUDNN_MAJOR %s\n#define CUDNN_MINOR %s\n#define CUDNN_PATCHLEVEL %s\n" % (maj, mi, pa))
-    lib = os.path.join(root, "lib")
-    write(os.path.join(lib, "libcudnn.so.%s" % version), "fake\n")
-    os.symlink("libcudnn.so.%s" % version, os.path.join(lib, "libcudnn.so.%s" % maj))
     return root
 
 

@@ -9,23 +9,8 @@ BIN=$1
 FAKES=$2
 PROGS=$3
 CASE=$4
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-export CUDAENV_ROOT=$T/store HOME=$T/home
-mkdir -p "$HOME"
-unset CUDAENV_VERSION CUDAENV_SHELL LD_LIBRARY_PATH LD_PRELOAD LD_AUDIT
-
-fail() { echo "FAIL [$CASE]: $*" >&2; exit 1; }
-run() {
-    local want=$1; shift
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
-    [ "$rc" = "$want" ] || { echo "--- stdout"; echo "$OUT"; echo "--- stderr"; echo "$ERR"; fail "exit $rc, wanted $want: $*"; }
-}
-has() { grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "missing: $2"; }; }
-hasnt() { ! grep -qF -- "$2" <<<"$1" || { echo "$1"; fail "unexpected: $2"; }; }
-jq_is() { local got; got=$(jq -r "$2" <<<"$1"); [ "$got" = "$3" ] || { echo "$1" | head -c 4000; fail "$2 = '$got', wanted '$3'"; }; }
+# shellcheck source=../lib/cases.sh
+source "${BASH_SOURCE[0]%/*}/../lib/cases.sh"
 
 # lay <src dir> <dest dir> <full version>: NVIDIA's layout, libX.so.<full> with a libX.so.<major> link.
 lay() {

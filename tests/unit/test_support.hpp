@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the unit tests: temporary folders and small files.
+// Helpers shared by the unit tests: temporary folders, small files, versions
+// and specs written as text.
 #include <atomic>
 #include <chrono>
 #include <doctest/doctest.h>
@@ -8,6 +9,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/spec.hpp"
+#include "core/version.hpp"
 
 namespace testsupport {
 
@@ -52,6 +56,21 @@ inline bool symlink(const fs::path& target, const fs::path& link) {
     fs::create_symlink(target, link, ec);
     return !ec;
 }
+
+// A version or spec written in a test, which must parse (each call is an
+// assertion, as it was in version_test.cpp and spec_test.cpp).
+inline cudaenv::Version V(const char* s) {
+    auto v = cudaenv::Version::parse(s);
+    REQUIRE_MESSAGE(v.has_value(), s);
+    return *v;
+}
+inline cudaenv::Spec S(const char* s) {
+    auto v = cudaenv::Spec::parse(s);
+    REQUIRE_MESSAGE(v.has_value(), s);
+    return *v;
+}
+
+inline bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
 inline std::string read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
