@@ -47,4 +47,12 @@ TEST_CASE("library names per OS and major") {
     CHECK(cudnn_major_of("cudnn64_9.dll", true) == 9);
     CHECK_FALSE(cudnn_major_of("libcudnn.so", false).has_value());
     CHECK_FALSE(cudnn_major_of("libcudnn_ops.so.9", false).has_value());
+    CHECK(is_library_file("libcublas.so.12.6.4.1"));
+    CHECK(is_library_file("libcudnn.so"));
+    CHECK(is_library_file("CUDNN64_9.DLL"));
+    CHECK_FALSE(is_library_file("cudnn.cp312-win_amd64.pyd"));
+    CHECK_FALSE(is_library_file("libcudnn_static.a"));
+    CHECK(needs_zlibwapi(*Version::parse("8.3.0")));
+    CHECK_FALSE(needs_zlibwapi(*Version::parse("9.0.0")));
+    CHECK(cudnn_version_headers().front() == "cudnn_version.h");
 }
