@@ -26,6 +26,8 @@ import shutil
 import subprocess
 import sys
 
+import wine_retry
+
 SHELL, EXE, VSWHERE, CL, VCVARSALL, PWSH, WORK = sys.argv[1:8]
 RUNNER = sys.argv[8:]
 failures = []
@@ -48,11 +50,9 @@ ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDAENV_", "VIR
 
 
 def run(*args, want=0, env=None):
-    p = subprocess.run(RUNNER + list(args), env=env or ENV, capture_output=True, timeout=900)
-    out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
-    err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
+    rc, out, err = wine_retry.run_text(RUNNER + list(args), env or ENV, 900)
     if want is not None:
-        check(p.returncode == want, "exit %d, wanted %d: %s" % (p.returncode, want, " ".join(args[:4])),
+        check(rc == want, "exit %d, wanted %d: %s" % (rc, want, " ".join(args[:4])),
               "--- stdout\n%s\n--- stderr\n%s" % (out, err))
     return out, err
 

@@ -14,8 +14,9 @@ usage: python_hook_win.py <cudaenv.exe> <fakes dir> <python.exe> <cudaext.pyd> <
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+import wine_retry
 
 EXE, FAKES, PYLOAD, PYD, WORK = sys.argv[1:6]
 RUNNER = sys.argv[6:]
@@ -42,11 +43,9 @@ ENV["CUDAENV_ROOT"] = win(os.path.join(WORK, "store"))
 
 
 def run(*args, want=0, env=None):
-    p = subprocess.run(RUNNER + list(args), env=env or ENV, capture_output=True, timeout=600)
-    out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
-    err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
+    rc, out, err = wine_retry.run_text(RUNNER + list(args), env or ENV, 600)
     if want is not None:
-        check(p.returncode == want, "exit %d, wanted %d: %s" % (p.returncode, want, " ".join(args[:4])),
+        check(rc == want, "exit %d, wanted %d: %s" % (rc, want, " ".join(args[:4])),
               "--- stdout\n%s\n--- stderr\n%s" % (out, err))
     return out, err
 

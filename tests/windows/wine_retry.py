@@ -10,3 +10,11 @@ def run(argv, **kwargs):
     if p.returncode == 1 and not p.stdout and not p.stderr:
         p = subprocess.run(argv, capture_output=True, **kwargs)
     return p
+
+
+def run_text(argv, env, timeout):
+    """(exit status, stdout, stderr) of `argv` as run() runs it, the output
+    decoded and Windows' line ends read as "\n"."""
+    p = run(argv, env=env, timeout=timeout)
+    text = lambda b: b.decode("utf-8", "replace").replace("\r\n", "\n")  # noqa: E731
+    return p.returncode, text(p.stdout), text(p.stderr)
