@@ -8,9 +8,8 @@
 #include <spdlog/details/console_globals.h>
 #include <spdlog/sinks/ansicolor_sink-inl.h>
 
-template class SPDLOG_API spdlog::sinks::ansicolor_sink<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::ansicolor_sink<spdlog::details::console_nullmutex>;
-template class SPDLOG_API spdlog::sinks::ansicolor_stdout_sink<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::ansicolor_stdout_sink<spdlog::details::console_nullmutex>;
-template class SPDLOG_API spdlog::sinks::ansicolor_stderr_sink<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::ansicolor_stderr_sink<spdlog::details::console_nullmutex>;
+#include "util/spdlog_instances.hpp"
+
+CUDAENV_SPDLOG_CONSOLE_SINK(ansicolor_sink);
+CUDAENV_SPDLOG_CONSOLE_SINK(ansicolor_stdout_sink);
+CUDAENV_SPDLOG_CONSOLE_SINK(ansicolor_stderr_sink);

@@ -11,6 +11,12 @@ namespace cudaenv {
 
 namespace fs = std::filesystem;
 
+std::optional<fs::path> env_folder(const char* name) {
+    auto v = platform::get_env(name);
+    if (!v || v->empty()) return std::nullopt;
+    return fsx::from_utf8(*v);
+}
+
 std::vector<fs::path> glob_dirs(const fs::path& pattern) {
     std::vector<fs::path> current = {pattern.root_path()};
     for (const auto& part : pattern.relative_path()) {

@@ -6,6 +6,7 @@
 //   Windows: CUDA_PATH, CUDA_PATH_V*_*, Program Files\NVIDIA GPU Computing
 //            Toolkit\CUDA\v*, Program Files\NVIDIA\CUDNN\v*, Python site-packages
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "store/adopt.hpp"
@@ -26,6 +27,9 @@ struct DefaultPlaces {
     std::vector<std::filesystem::path> folders, site_packages;
 };
 DefaultPlaces default_places();
+
+// The folder an environment variable names (CUDA_PATH, VIRTUAL_ENV, ...), if set and not empty.
+std::optional<std::filesystem::path> env_folder(const char* name);
 
 // Folders matching a pattern whose components may hold one '*' each
 // ("/opt/*/lib/python3*/site-packages"). Exposed for tests.

@@ -3,7 +3,6 @@
 #include "store/discover.hpp"
 
 #include "platform/platform.hpp"
-#include "util/fs.hpp"
 
 namespace cudaenv {
 
@@ -11,18 +10,13 @@ namespace fs = std::filesystem;
 
 DefaultPlaces default_places() {
     DefaultPlaces p;
-    auto env_path = [](const char* name) -> std::optional<fs::path> {
-        auto v = platform::get_env(name);
-        if (!v || v->empty()) return std::nullopt;
-        return fsx::from_utf8(*v);
-    };
     for (auto pattern : {"/usr/local/cuda*", "/opt/cuda*"})
         for (const auto& d : glob_dirs(pattern)) p.folders.push_back(d);
     p.folders.push_back("/usr/lib/nvidia-cuda-toolkit");
     p.folders.push_back(platform::system_library_dirs().front());
     std::vector<fs::path> bases = {"/usr/lib", "/usr/local/lib", platform::home_dir() / ".local" / "lib"};
     for (auto v : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-        if (auto e = env_path(v)) bases.push_back(*e / "lib");
+        if (auto e = env_folder(v)) bases.push_back(*e / "lib");
     for (auto pattern : {"/opt/*/lib", "/opt/*/.venv/lib", "/opt/*/venv/lib"})
         for (const auto& d : glob_dirs(pattern)) bases.push_back(d);
     for (const auto& b : bases)

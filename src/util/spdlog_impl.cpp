@@ -46,17 +46,16 @@ FMT_END_NAMESPACE
 #include <spdlog/sinks/stdout_sinks-inl.h>
 #include <spdlog/spdlog-inl.h>
 
+#include "util/spdlog_instances.hpp"
+
 template SPDLOG_API spdlog::logger::logger(std::string name, sinks_init_list::iterator begin,
                                            sinks_init_list::iterator end);
 template class SPDLOG_API spdlog::sinks::base_sink<std::mutex>;
 template class SPDLOG_API spdlog::sinks::base_sink<spdlog::details::null_mutex>;
 
-template class SPDLOG_API spdlog::sinks::stdout_sink_base<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::stdout_sink_base<spdlog::details::console_nullmutex>;
-template class SPDLOG_API spdlog::sinks::stdout_sink<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::stdout_sink<spdlog::details::console_nullmutex>;
-template class SPDLOG_API spdlog::sinks::stderr_sink<spdlog::details::console_mutex>;
-template class SPDLOG_API spdlog::sinks::stderr_sink<spdlog::details::console_nullmutex>;
+CUDAENV_SPDLOG_CONSOLE_SINK(stdout_sink_base);
+CUDAENV_SPDLOG_CONSOLE_SINK(stdout_sink);
+CUDAENV_SPDLOG_CONSOLE_SINK(stderr_sink);
 template SPDLOG_API std::shared_ptr<spdlog::logger> spdlog::stdout_logger_mt<spdlog::synchronous_factory>(
     const std::string& logger_name);
 template SPDLOG_API std::shared_ptr<spdlog::logger> spdlog::stdout_logger_st<spdlog::synchronous_factory>(

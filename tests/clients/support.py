@@ -1,5 +1,6 @@
 """Shared by the clients and modules suites: synthetic toolkits that carry
 what CMake's FindCUDAToolkit reads, adopted into a temporary store. Stdlib only."""
+import argparse
 import json
 import os
 import shutil
@@ -26,6 +27,14 @@ fi
 echo "nvcc (synthetic %(full)s): only --version is answered" >&2
 exit 1
 """
+
+
+def paths(*names):
+    """The paths a client test is given (--cudaenv BIN, --fakes DIR, ...), each required."""
+    ap = argparse.ArgumentParser()
+    for n in names:
+        ap.add_argument("--" + n, required=True)
+    return ap.parse_args()
 
 
 def empty_entry(value):

@@ -12,7 +12,6 @@ refuses) or nested 100,000 deep (issue 28.6) is refused untouched.
 
 CMake turns backslashes in paths from the environment into slashes, so the
 folders here carry every hostile character of the shell tests but '\\'."""
-import argparse
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import WEIRD_A, Checks, Pairs, empty_entry, make_toolkit  # noqa: E402
+import support  # noqa: E402
 
 PROJECT = """cmake_minimum_required(VERSION 3.18)
 project(probe LANGUAGES NONE)
@@ -133,9 +133,7 @@ def keeps_the_users_text(c, p):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     c = Checks()
     p = Pairs(args.cudaenv, base_a=WEIRD_A, base_b='张三 [x] "q" !^& $HOME', prefix="cudaenv-cmake-")
     try:

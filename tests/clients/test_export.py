@@ -5,13 +5,13 @@ where a folder belongs, a folder that cannot be written, a spec that matches
 nothing, an unknown format. A value some dotenv consumer would read back
 otherwise (a `${` python-dotenv expands, a backslash systemd unescapes) is
 refused with the reason, nothing written (issue 29.5)."""
-import argparse
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs, make_toolkit, parse_github_env  # noqa: E402
+import support  # noqa: E402
 
 
 
@@ -32,9 +32,7 @@ def parse_docker_env(raw):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     c = Checks()
     p = Pairs(args.cudaenv, prefix="cudaenv-export-")
     try:

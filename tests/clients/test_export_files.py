@@ -5,7 +5,6 @@ read refused untouched, $GITHUB_ENV appended with O_APPEND while other
 writers append, parallel read-modify-writes keeping every change, a dotenv
 block found by its end marker, and no temporary file left in the project by
 an export killed with SIGKILL. Real consumers read the results back."""
-import argparse
 import json
 import os
 import random
@@ -18,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs  # noqa: E402
+import support  # noqa: E402
 from test_export import parse_github_env  # noqa: E402
 
 BEGIN = "# >>> cudaenv export: written by `cudaenv export dotenv`; re-running it rewrites this block >>>"
@@ -202,9 +202,7 @@ def success_lines(c, p):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     c = Checks()
     # Plain folder names here: what is tested is the files, not quoting.
     p = Pairs(args.cudaenv, base_a="a", base_b="b", prefix="cudaenv-export-files-")

@@ -4,13 +4,13 @@ report versions and build info the way the real ones do) reports the
 mismatch in the words of the seed's failure 5.4; `local --for` and
 `use --for` pick the pair and say why; bad names, versions and a framework
 version without a GPU build on the OS are clear errors."""
-import argparse
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs, make_cudnn, make_toolkit, write  # noqa: E402
+import support  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
 import craft  # noqa: E402
@@ -71,9 +71,7 @@ def installed_build(c, p, pybin, proj, pin):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     c = Checks()
     p = Pairs(args.cudaenv, prefix="cudaenv-frameworks-")
     try:

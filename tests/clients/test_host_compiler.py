@@ -4,7 +4,6 @@ versions the way GCC and Clang do) say when the compiler nvcc will use is
 newer than the pair accepts, with the fix; a NVCC_CCBIN of the user's is
 respected and reported as theirs. `check` runs against the project's fake
 CUDA runtime and cuDNN (tests/fakes), so its steps really run."""
-import argparse
 import glob
 import json
 import os
@@ -15,6 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import NVCC, Checks, write  # noqa: E402
+import support  # noqa: E402
 
 GCC = '#!/bin/sh\nprintf "%s (Debian {v}.2.0-8) {v}.2.0\\nCopyright (C) 2024 Free Software Foundation, Inc.\\n" ' \
       '"${{0##*/}}"\n'
@@ -85,10 +85,7 @@ class Setup:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    ap.add_argument("--fakes", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv", "fakes")
     c = Checks()
     s = Setup(args.cudaenv, args.fakes)
     try:

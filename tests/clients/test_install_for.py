@@ -3,7 +3,6 @@ mirror in NVIDIA's redist layout (.ci/sample_mirror.py, given the releases the
 framework rows need): the pair the framework was built with lands in the
 store, the output says why, `local --for` then pins it in `.cudaenv`, and a
 version with no GPU build on the OS is a clear error that installs nothing."""
-import argparse
 import json
 import os
 import shutil
@@ -15,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", ".ci"))
 from support import Checks  # noqa: E402
+import support  # noqa: E402
 import sample_mirror  # noqa: E402
 
 # TensorFlow 2.5-2.10 were built with CUDA 11.2 + cuDNN 8.1 (framework_builds.toml): add
@@ -31,9 +31,7 @@ def make_mirror(dest):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     cudaenv = os.path.abspath(args.cudaenv)
     c = Checks()
     tmp = tempfile.mkdtemp(prefix="cudaenv-install-for-")

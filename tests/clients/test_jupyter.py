@@ -8,7 +8,6 @@ A kernel keeps its pair (issue 29.4): kernel.json names the exact pair and
 the non-default store, so after a newer cuDNN is added, and started by a
 Jupyter without CUDAENV_ROOT, the kernel still runs with the cuDNN it was
 made for. `kernel remove` through a link deletes nothing behind it (28.11)."""
-import argparse
 import json
 import os
 import shutil
@@ -17,12 +16,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs, make_cudnn  # noqa: E402
+import support  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     import jupyter_client
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager

@@ -5,7 +5,6 @@ for toolkits in folders named with MSBuild's and XML's special characters
 ($, %, ', &, ", [...]) and non-ASCII. The file is merged: the user's own
 properties and every byte outside cudaenv's block stay; a file cudaenv cannot
 place its block in is left as it was."""
-import argparse
 import json
 import os
 import subprocess
@@ -13,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs  # noqa: E402
+import support  # noqa: E402
 
 PROJECT = """<Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>
@@ -24,10 +24,7 @@ USER_PROPS = ("<Project>\r\n  <PropertyGroup>\r\n    <MyOwn>kept &amp; sound</My
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    ap.add_argument("--dotnet", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv", "dotnet")
     c = Checks()
     p = Pairs(args.cudaenv, prefix="cudaenv-msbuild-")
     try:

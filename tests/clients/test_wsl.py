@@ -4,13 +4,13 @@ file naming Microsoft), `discover` lists a Windows toolkit under
 the reason and never adopts it; without the marker it is found as usual;
 `doctor` says where WSL's driver lives and that a Linux cuDNN is needed.
 The drive mounts' folder is injected too (CUDAENV_WSL_MOUNT_ROOT)."""
-import argparse
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import Checks, Pairs, write  # noqa: E402
+import support  # noqa: E402
 
 
 def windows_toolkit(root):
@@ -22,9 +22,7 @@ def windows_toolkit(root):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    args = ap.parse_args()
+    args = support.paths("cudaenv")
     c = Checks()
     p = Pairs(args.cudaenv, prefix="cudaenv-wsl-")
     try:

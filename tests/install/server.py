@@ -10,6 +10,7 @@ second (a trickle above libcurl's low-speed limit)."""
 import argparse
 import http.server
 import os
+import subprocess
 import sys
 import time
 
@@ -112,6 +113,37 @@ def main():
     except KeyboardInterrupt:
         pass
     return 0
+
+
+class HttpServer:
+    """This server in a process of its own, for a test: its URL once it listens, the requests it logged."""
+
+    def __init__(self, root, tmp, truncate="", rate=0, no_ranges=False, endless_listing=0):
+        self.port_file = os.path.join(tmp, f"port-{time.time_ns()}")
+        self.log = os.path.join(tmp, f"http-{time.time_ns()}.log")
+        args = [sys.executable, os.path.abspath(__file__), "--root", root, "--port-file", self.port_file,
+                "--log", self.log]
+        if truncate:
+            args += ["--truncate", truncate]
+        if rate:
+            args += ["--rate", str(rate)]
+        if no_ranges:
+            args += ["--no-ranges"]
+        if endless_listing:
+            args += ["--endless-listing", str(endless_listing)]
+        self.proc = subprocess.Popen(args)
+        for _ in range(500):
+            if os.path.exists(self.port_file):
+                break
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{open(self.port_file).read()}"
+
+    def requests(self):
+        return open(self.log).read() if os.path.exists(self.log) else ""
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import archives as A  # noqa: E402
+import server  # noqa: E402
 
 BIN = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -243,33 +244,7 @@ class SampleMirror(Base):
         self.assertTrue(os.path.isdir(self.store_path("cudnn", "9.8.0_cuda12")))
 
 
-class HttpServer:
-    def __init__(self, root, tmp, truncate="", rate=0, no_ranges=False, endless_listing=0):
-        self.port_file = os.path.join(tmp, f"port-{time.time_ns()}")
-        self.log = os.path.join(tmp, f"http-{time.time_ns()}.log")
-        args = [sys.executable, os.path.join(HERE, "server.py"), "--root", root, "--port-file", self.port_file,
-                "--log", self.log]
-        if truncate:
-            args += ["--truncate", truncate]
-        if rate:
-            args += ["--rate", str(rate)]
-        if no_ranges:
-            args += ["--no-ranges"]
-        if endless_listing:
-            args += ["--endless-listing", str(endless_listing)]
-        self.proc = subprocess.Popen(args)
-        for _ in range(500):
-            if os.path.exists(self.port_file):
-                break
-            time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{open(self.port_file).read()}"
-
-    def requests(self):
-        return open(self.log).read() if os.path.exists(self.log) else ""
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
+HttpServer = server.HttpServer
 
 
 class HttpMirror(Base):

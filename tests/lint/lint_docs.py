@@ -28,7 +28,6 @@ Checks, over README.md, ARCHITECTURE.md and docs/*.md:
 Each finding is one line: FILE:LINE: what. Exit 1 when any is found.
 --self-test plants each kind of finding in a tree of its own and checks that
 each is found, and that the tree without them passes."""
-import argparse
 import glob
 import os
 import re
@@ -36,7 +35,8 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lintmain
+
 # Folders at the top of the tree; a path starting with one of these (or, in
 # backticks, with a folder of src/, which the docs name without "src/") is a
 # claim about the tree.
@@ -79,6 +79,13 @@ class Tree:
                 in_fence = not in_fence
                 continue
             yield n, line, in_fence
+
+    def prose(self):
+        """(doc, line number, line) of every doc, outside ``` blocks."""
+        for doc in self.docs:
+            for n, line, in_fence in self.lines(doc):
+                if not in_fence:
+                    yield doc, n, line
 
     def src_folders(self):
         src = self.path("src")
@@ -150,18 +157,15 @@ def tree_path(tree, token):
 
 
 def check_paths(tree, findings):
-    for doc in tree.docs:
-        for n, line, in_fence in tree.lines(doc):
-            if in_fence:
-                continue
-            for token in re.findall(r"`([^`\n]+)`", line):
-                p = tree_path(tree, token)
-                if p and not exists(tree, p):
-                    findings.append("%s:%d: names `%s`, which is not in the tree" % (doc, n, token))
-            prose = re.sub(r"`[^`\n]*`", "", LINK.sub("", line))
-            for p in BARE_PATH.findall(prose):
-                if not exists(tree, p.rstrip(".")):
-                    findings.append("%s:%d: names %s, which is not in the tree" % (doc, n, p))
+    for doc, n, line in tree.prose():
+        for token in re.findall(r"`([^`\n]+)`", line):
+            p = tree_path(tree, token)
+            if p and not exists(tree, p):
+                findings.append("%s:%d: names `%s`, which is not in the tree" % (doc, n, token))
+        prose = re.sub(r"`[^`\n]*`", "", LINK.sub("", line))
+        for p in BARE_PATH.findall(prose):
+            if not exists(tree, p.rstrip(".")):
+                findings.append("%s:%d: names %s, which is not in the tree" % (doc, n, p))
 
 
 def check_commands(tree, findings):
@@ -223,19 +227,16 @@ def anchors(tree, doc):
 
 
 def check_links(tree, findings):
-    for doc in tree.docs:
-        for n, line, in_fence in tree.lines(doc):
-            if in_fence:
+    for doc, n, line in tree.prose():
+        for target in LINK.findall(re.sub(r"`[^`\n]*`", "", line)):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
                 continue
-            for target in LINK.findall(re.sub(r"`[^`\n]*`", "", line)):
-                if re.match(r"[a-z]+:", target):  # https:, mailto:
-                    continue
-                file, _, anchor = target.partition("#")
-                rel = os.path.normpath(os.path.join(os.path.dirname(doc), file)) if file else doc
-                if not os.path.exists(tree.path(rel)):
-                    findings.append("%s:%d: links to %s, which is not in the tree" % (doc, n, target))
-                elif anchor and rel.endswith(".md") and anchor not in anchors(tree, rel):
-                    findings.append("%s:%d: links to %s, but %s has no heading #%s" % (doc, n, target, rel, anchor))
+            file, _, anchor = target.partition("#")
+            rel = os.path.normpath(os.path.join(os.path.dirname(doc), file)) if file else doc
+            if not os.path.exists(tree.path(rel)):
+                findings.append("%s:%d: links to %s, which is not in the tree" % (doc, n, target))
+            elif anchor and rel.endswith(".md") and anchor not in anchors(tree, rel):
+                findings.append("%s:%d: links to %s, but %s has no heading #%s" % (doc, n, target, rel, anchor))
 
 
 def text_of(tree, folder):
@@ -334,31 +335,23 @@ def self_test(cudaenv):
         "src/util/u.hpp": "\n",
         "CMakeLists.txt": "\n",
     }
+    # (what, file, text in it, planted instead, the finding wanted); no text: appended.
     planted = [
-        ("commands", "README.md", lambda t: t.replace("`list`, ", ""), "'## Commands' leaves out `list`"),
-        ("options", "README.md", lambda t: t.replace("list --all", "list --every"),
-         "gives `cudaenv list` the option --every"),
-        ("subcommand options", "README.md", lambda t: t.replace("add --name", "add --nome"),
-         "gives `cudaenv kernel add` the option --nome"),
-        ("a path in backticks", "docs/a.md", lambda t: t.replace("`core/pairs`", "`core/pears`"),
-         "names `core/pears`, which is not in the tree"),
-        ("a bare path", "docs/a.md", lambda t: t.replace("src/core/pairs.cpp", "src/core/pairs_x.cpp"),
-         "names src/core/pairs_x.cpp, which is not in the tree"),
-        ("a link", "README.md", lambda t: t.replace("docs/a.md#", "docs/b.md#"), "links to docs/b.md#the-layout, "
-         "which is not in the tree"),
-        ("an anchor", "README.md", lambda t: t.replace("#the-layout", "#layout"), "has no heading #layout"),
-        ("an anchor in the same file", "README.md", lambda t: t.replace("(#commands)", "(#command)"),
-         "has no heading #command"),
-        ("a module", "ARCHITECTURE.md", lambda t: t.replace("`pairs`", "`pears`"),
-         "the row of src/core/ names `pears`"),
-        ("a type", "ARCHITECTURE.md", lambda t: t.replace("`Inventory`", "`Invent0ry`"),
-         "the row of src/core/ names `Invent0ry`"),
-        ("a missing row", "ARCHITECTURE.md", lambda t: t.replace("| `src/util/` | tools | std |\n", ""),
+        ("commands", "README.md", "`list`, ", "", "'## Commands' leaves out `list`"),
+        ("options", "README.md", "list --all", "list --every", "gives `cudaenv list` the option --every"),
+        ("subcommand options", "README.md", "add --name", "add --nome", "gives `cudaenv kernel add` the option --nome"),
+        ("a path in backticks", "docs/a.md", "`core/pairs`", "`core/pears`", "names `core/pears`, which is not in"),
+        ("a bare path", "docs/a.md", "src/core/pairs.cpp", "src/core/pairs_x.cpp", "names src/core/pairs_x.cpp, "),
+        ("a link", "README.md", "docs/a.md#", "docs/b.md#", "links to docs/b.md#the-layout, which is not in"),
+        ("an anchor", "README.md", "#the-layout", "#layout", "has no heading #layout"),
+        ("an anchor in the same file", "README.md", "(#commands)", "(#command)", "has no heading #command"),
+        ("a module", "ARCHITECTURE.md", "`pairs`", "`pears`", "the row of src/core/ names `pears`"),
+        ("a type", "ARCHITECTURE.md", "`Inventory`", "`Invent0ry`", "the row of src/core/ names `Invent0ry`"),
+        ("a missing row", "ARCHITECTURE.md", "| `src/util/` | tools | std |\n", "",
          "the folder table has no row for src/util/"),
-        ("a row without its folder", "ARCHITECTURE.md", lambda t: t + "| `src/gone/` | gone | util |\n",
+        ("a row without its folder", "ARCHITECTURE.md", None, "| `src/gone/` | gone | util |\n",
          "has a row for src/gone/, which is not in the tree"),
-        ("a citation outside", "docs/a.md", lambda t: t + "As ../shared/docs/x.md says.\n",
-         "cites a file outside the repository"),
+        ("a citation outside", "docs/a.md", None, "As ../shared/docs/x.md says.\n", "cites a file outside"),
     ]
 
     def write(root, files):
@@ -376,10 +369,10 @@ def self_test(cudaenv):
         if found:
             print("self-test: the clean tree gave:\n  " + "\n  ".join(found))
             ok = False
-    for what, rel, change, want in planted:
+    for what, rel, text, instead, want in planted:
         with tempfile.TemporaryDirectory() as root:
             files = dict(good)
-            files[rel] = change(files[rel])
+            files[rel] = files[rel] + instead if text is None else files[rel].replace(text, instead)
             write(root, files)
             found = check(root, cudaenv)
             if not any(want in f for f in found):
@@ -389,20 +382,5 @@ def self_test(cudaenv):
     return 0 if ok else 1
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cudaenv", required=True)
-    ap.add_argument("--root", default=os.path.normpath(os.path.join(HERE, "..", "..")))
-    ap.add_argument("--self-test", action="store_true")
-    args = ap.parse_args()
-    if args.self_test:
-        return self_test(args.cudaenv)
-    findings = check(args.root, args.cudaenv)
-    for f in findings:
-        print(f)
-    print("lint_docs: %d finding(s)" % len(findings))
-    return 1 if findings else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(lintmain.main(__doc__, check, self_test, "lint_docs", needs_cudaenv=True))

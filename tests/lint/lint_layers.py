@@ -35,13 +35,13 @@ folders:
           so a long line from a mirror or a file crashed it; docs/install.md
           says what reads such text instead)
 Each finding is one line. Exit 1 when any is found."""
-import argparse
 import os
 import re
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lintmain
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 ROW = re.compile(r"^\|\s*`((?:src/)?[^`]+)`\s*\|(.*)\|\s*$")
 TOP_LEVEL = ("shims", "audit")  # folders of sources outside src/ that the table rules
@@ -317,18 +317,5 @@ def self_test():
     return 0 if ok else 1
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--root", default=os.path.normpath(os.path.join(HERE, "..", "..")))
-    ap.add_argument("--self-test", action="store_true", help="check the checker on planted trees")
-    args = ap.parse_args()
-    if args.self_test:
-        return self_test()
-    findings = check(args.root)
-    for f in findings:
-        print(f)
-    return 1 if findings else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(lintmain.main(__doc__, check, self_test, "lint_layers"))

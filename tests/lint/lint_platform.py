@@ -21,13 +21,13 @@ top-level source folders shims/ and audit/, it refuses
             platform::has_msvc_toolsets, ...), or add the name there.
 Comments are not read. Each finding is one line, FILE:LINE: what. Exit 1 when
 any is found."""
-import argparse
 import os
 import re
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lintmain
+
 EXTS = (".cpp", ".hpp", ".h", ".c")
 FOLDERS = ("src", "shims", "audit")
 EXEMPT = os.path.join("src", "platform")
@@ -167,22 +167,5 @@ def self_test():
     return 0 if ok else 1
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", default=os.path.normpath(os.path.join(HERE, "..", "..")))
-    ap.add_argument("--self-test", action="store_true")
-    a = ap.parse_args()
-    if a.self_test:
-        return self_test()
-    findings = check_tree(a.root)
-    for f in findings:
-        print(f)
-    if findings:
-        print("lint_platform: %d finding(s)" % len(findings))
-        return 1
-    print("lint_platform: no OS tested outside src/platform/")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(lintmain.main(__doc__, check_tree, self_test, "lint_platform"))

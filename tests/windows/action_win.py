@@ -27,7 +27,6 @@ usage: action_win.py <cudaenv.exe> <work dir> <runner...>"""
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 
@@ -36,30 +35,21 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "install"))
 sys.path.insert(0, os.path.join(HERE, "..", "clients"))
 import redist  # noqa: E402
+from server import HttpServer  # noqa: E402
 from support import parse_github_env  # noqa: E402
 import wine_retry  # noqa: E402
+import wintest  # noqa: E402
+from wintest import expect, fail  # noqa: E402
 
 EXE, WORK = sys.argv[1:3]
 RUNNER = sys.argv[3:]
 SCRIPT = os.path.join(ROOT, "action", "cudaenv-action.sh")
 ENV_CMD = os.path.join(ROOT, "action", "cudaenv-env.cmd")
-step = "start"
 times = []
 
 
 def win(path):
-    return "Z:" + os.path.abspath(path).replace("/", "\\")
-
-
-def fail(msg, text=""):
-    print(text[:8000])
-    print(f"FAIL [{step}]: {msg}")
-    sys.exit(1)
-
-
-def expect(cond, msg, text=""):
-    if not cond:
-        fail(msg, text)
+    return wintest.win_path(path, True)
 
 
 def decode(b):
@@ -98,20 +88,14 @@ shutil.copy(os.path.join(HERE, "fake", "cygpath"), bindir)
 os.chmod(os.path.join(bindir, "cygpath"), 0o755)
 
 mirror = redist.build(os.path.join(WORK, "mirror"), cuda=("12.6.3",), cudnn=("9.8.0",))
-port_file, log = os.path.join(WORK, "port"), os.path.join(WORK, "http.log")
-server = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "install", "server.py"), "--root", mirror,
-                           "--port-file", port_file, "--log", log])
+server = HttpServer(mirror, WORK)
+url, log = server.url, server.log
 try:
-    for _ in range(500):
-        if os.path.exists(port_file):
-            break
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{open(port_file).read()}"
     checkout = os.path.join(WORK, "checkout")
     os.makedirs(checkout)
     open(os.path.join(checkout, ".cudaenv"), "w").write("12.6+9.8\n")
 
-    step = "lock"
+    wintest.step = "lock"
     out = cudaenv("lock", "--mirror", url, cwd=checkout, env={"CUDAENV_ROOT": win(os.path.join(WORK, "dev-store"))})
     expect("locked 12.6.3+9.8.0 for windows-x86_64" in out, "lock", out)
     os.remove(os.path.join(checkout, ".cudaenv"))  # the checkout holds only the lock
@@ -123,7 +107,6 @@ try:
 
     def action(label, store_at="cudaenv-store", **inputs):
         """key, (cache restore), install and the cmd step, as action.yml runs them."""
-        global step
         outputs = {}
         inputs = inputs or {"INPUT_LOCK": win(checkout) + "\\cudaenv.lock"}
         env = dict(BASE, PATH=bindir + os.pathsep + os.environ["PATH"], RUNNER_OS="Windows", RUNNER_ARCH="X64",
@@ -132,7 +115,7 @@ try:
         for name, extra in (("key", {"CUDAENV_ROOT": win(runner_temp) + "/" + store_at}),  # ${{ runner.temp }}/...
                             ("install", {"CUDAENV_ROOT": lambda: outputs["key"]["store"],
                                          "CUDAENV_ACTION_PROJECT": lambda: outputs["key"]["project"]})):
-            step = f"{label} {name}"
+            wintest.step = f"{label} {name}"
             out_file = os.path.join(WORK, f"output-{label}-{name}")
             e = dict(env, GITHUB_OUTPUT=out_file, **{k: v() if callable(v) else v for k, v in extra.items()})
             out, err = timed(f"{label} {name}", ["bash", SCRIPT, name], e, cwd=checkout)
@@ -141,7 +124,7 @@ try:
         # Git Bash's PATH must not reach later steps: the bash steps wrote CUDAENV_ROOT alone.
         expect(list(parse_github_env(open(github_env).read())) == ["CUDAENV_ROOT"], "bash wrote CUDAENV_ROOT only",
                open(github_env).read())
-        step = f"{label} cudaenv-env.cmd"
+        wintest.step = f"{label} cudaenv-env.cmd"
         e = dict(BASE, INPUT_CUDAENV=EXE, CUDAENV_ROOT=outputs["key"]["store"],
                  CUDAENV_ACTION_PAIR=outputs["install"]["pair"], GITHUB_ENV=win(github_env))
         # The runner's template for `shell: cmd`: %ComSpec% /D /E:ON /V:OFF /S /C "CALL "{0}"".
@@ -150,9 +133,9 @@ try:
         outputs["env_log"] = out + err
         return outputs
 
-    step = "cold"
+    wintest.step = "cold"
     cold = action("cold")
-    step = "cold: what it wrote"
+    wintest.step = "cold: what it wrote"
     key = cold["key"]
     expect(re.fullmatch(r"cudaenv-Windows-X64-[0-9a-f]{32}", key.get("key", "")), "key: OS, architecture, hash",
            str(key))
@@ -177,20 +160,20 @@ try:
     expect(os.path.isfile(os.path.join(store, "toolkits", "12.6.3", "bin", "nvcc.exe")), "nvcc.exe in the store")
     expect(os.path.isfile(os.path.join(store, "cudnn", "9.8.0_cuda12", "bin", "cudnn64_9.dll")), "cuDNN in the store")
 
-    step = "a later step"
+    wintest.step = "a later step"
     later = {k: got[k] for k in ("CUDAENV_ROOT", "CUDAENV_VERSION")}
     out = cudaenv("current", env=later)
     expect(out.startswith("12.6.3+9.8.0 (set by"), "`cudaenv current` in a later step", out)
     expect("12.6.3+9.8.0" in cudaenv("list", env=later), "`cudaenv list` in a later step")
 
-    step = "warm"
+    wintest.step = "warm"
     cache = os.path.join(WORK, "actions-cache")
     shutil.copytree(store, cache)  # actions/cache/save
     shutil.rmtree(store)
     shutil.copytree(cache, store)  # a later job: actions/cache/restore, the same key
     before = open(log).read()
     warm = action("warm")
-    step = "warm: what it wrote"
+    wintest.step = "warm: what it wrote"
     expect(warm["key"] == key, "the same key and outputs", f"{warm['key']} {key}")
     expect(warm["install"] == {"pair": "12.6.3+9.8.0"}, "the pair", str(warm["install"]))
     expect("in sync: 12.6.3+9.8.0" in warm["install_log"], "nothing to do", warm["install_log"])
@@ -198,7 +181,7 @@ try:
     expect(parse_github_env(open(github_env).read()) == got, "the same variables", open(github_env).read())
     expect(sorted(os.listdir(checkout)) == ["cudaenv.lock"], "nothing written into the checkout")
 
-    step = "spec"
+    wintest.step = "spec"
     spec = action("spec", store_at="spec-store", INPUT_SPEC="12.6+9.8", INPUT_MIRROR=url)
     expect(spec["install"] == {"pair": "12.6.3+9.8.0"}, "the pair of the spec", str(spec["install"]))
     project = spec["key"]["project"]
@@ -209,8 +192,7 @@ try:
            open(github_env).read())
     expect(sorted(os.listdir(checkout)) == ["cudaenv.lock"], "nothing written into the checkout")
 finally:
-    server.terminate()
-    server.wait(timeout=10)
+    server.stop()
 for what, seconds in times:
     print(f"{what}: {seconds * 1000:.0f} ms")
 print("PASS")

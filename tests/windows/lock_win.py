@@ -14,63 +14,44 @@ lock synced into a second store from an offline mirror folder made by
 usage: lock_win.py <cudaenv.exe> <work dir> [runner...]"""
 import os
 import shutil
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "install"))
 import redist  # noqa: E402
+from server import HttpServer  # noqa: E402
+import wine_retry  # noqa: E402
+import wintest  # noqa: E402
+from wintest import expect, fail  # noqa: E402
 
 EXE, WORK = sys.argv[1:3]
 RUNNER = sys.argv[3:]
-step = "start"
 
 
 def win(path):
-    path = os.path.abspath(path)
-    return "Z:" + path.replace("/", "\\") if RUNNER else path
-
-
-def fail(msg, text=""):
-    print(text[:8000])
-    print(f"FAIL [{step}]: {msg}")
-    sys.exit(1)
-
-
-def expect(cond, msg, text=""):
-    if not cond:
-        fail(msg, text)
+    return wintest.win_path(path, RUNNER)
 
 
 def run(*args, cwd, store, want=0):
     env = {k: v for k, v in os.environ.items() if not k.startswith("CUDAENV")}
     env["CUDAENV_ROOT"] = win(store)
-    p = subprocess.run(RUNNER + [EXE, *args], env=env, cwd=cwd, capture_output=True, timeout=600)
-    out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
-    err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
-    if p.returncode != want:
-        fail(f"exit {p.returncode}, wanted {want}: cudaenv {' '.join(args)}", f"--- stdout\n{out}\n--- stderr\n{err}")
+    rc, out, err = wine_retry.run_text(RUNNER + [EXE, *args], env, 600, cwd=cwd)
+    if rc != want:
+        fail(f"exit {rc}, wanted {want}: cudaenv {' '.join(args)}", f"--- stdout\n{out}\n--- stderr\n{err}")
     return out
 
 
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 mirror = redist.build(os.path.join(WORK, "mirror"), cuda=("12.6.3",), cudnn=("9.8.0",))
-port_file, log = os.path.join(WORK, "port"), os.path.join(WORK, "http.log")
-server = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "install", "server.py"), "--root", mirror,
-                           "--port-file", port_file, "--log", log])
+server = HttpServer(mirror, WORK)
+url, log = server.url, server.log
 try:
-    for _ in range(500):
-        if os.path.exists(port_file):
-            break
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{open(port_file).read()}"
     project, store = os.path.join(WORK, "proj"), os.path.join(WORK, "store")
     os.makedirs(project)
     open(os.path.join(project, ".cudaenv"), "w").write("12.6+9.8\n")
 
-    step = "lock"
+    wintest.step = "lock"
     out = run("lock", "--mirror", url, cwd=project, store=store)
     expect("locked 12.6.3+9.8.0 for windows-x86_64 (19 archives" in out, "lock summary", out)
     lock_file = os.path.join(project, "cudaenv.lock")
@@ -82,7 +63,7 @@ try:
     expect(open(lock_file, "rb").read() == text, "the same bytes with --platform windows-x86_64")
     expect(not os.path.exists(os.path.join(store, "toolkits")), "lock installs nothing")
 
-    step = "sync"
+    wintest.step = "sync"
     out = run("sync", cwd=project, store=store)
     expect("synced 12.6.3+9.8.0" in out and "paired CUDA 12.6.3 with cuDNN 9.8.0" in out, "sync summary", out)
     tk, cd = os.path.join(store, "toolkits", "12.6.3"), os.path.join(store, "cudnn", "9.8.0_cuda12")
@@ -97,17 +78,16 @@ try:
     out = run("list", cwd=project, store=store)
     expect("12.6.3+9.8.0" in out, "list shows the pair", out)
 
-    step = "no-op sync"
+    wintest.step = "no-op sync"
     before = open(log).read()
     out = run("sync", cwd=project, store=store)
     expect(out.startswith("in sync: 12.6.3+9.8.0"), "nothing to do", out)
     expect(open(log).read() == before, "no request reached the server")
 
-    step = "offline mirror"
+    wintest.step = "offline mirror"
     offline = os.path.join(WORK, "offline")
     run("mirror", "create", win(offline), "--lock", win(lock_file), "--quiet", cwd=project, store=store)
-    server.terminate()
-    server.wait(timeout=10)
+    server.stop()
     store2 = os.path.join(WORK, "store2")
     out = run("sync", "--frozen", "--mirror", win(offline), cwd=project, store=store2)
     expect("synced 12.6.3+9.8.0" in out, "sync from the mirror folder", out)
@@ -115,6 +95,5 @@ try:
     out = run("mirror", "verify", win(offline), cwd=project, store=store2)
     expect("19 match, 0 do not" in out, "verify", out)
 finally:
-    server.terminate()
-    server.wait(timeout=10)
+    server.stop()
 print("PASS")

@@ -26,35 +26,22 @@ import shutil
 import subprocess
 import sys
 
-import wine_retry
+import wintest
+from wintest import check
 
 SHELL, EXE, VSWHERE, CL, VCVARSALL, PWSH, WORK = sys.argv[1:8]
 RUNNER = sys.argv[8:]
-failures = []
 
 
 def win(path):
-    path = os.path.abspath(path)
-    return "Z:" + path.replace("/", "\\") if RUNNER else path
-
-
-def check(cond, what, text=""):
-    if not cond:
-        failures.append(what)
-        print("FAIL: %s\n%s" % (what, text[:6000]))
-    else:
-        print("ok:", what)
+    return wintest.win_path(path, RUNNER)
 
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("CUDAENV_", "VIRTUAL_ENV"))}
 
 
 def run(*args, want=0, env=None):
-    rc, out, err = wine_retry.run_text(RUNNER + list(args), env or ENV, 900)
-    if want is not None:
-        check(rc == want, "exit %d, wanted %d: %s" % (rc, want, " ".join(args[:4])),
-              "--- stdout\n%s\n--- stderr\n%s" % (out, err))
-    return out, err
+    return wintest.run(RUNNER, args, env or ENV, 900, want)
 
 
 def toolkit(root, version):
@@ -255,6 +242,5 @@ for case, (insts, want118, want126) in CASES.items():
     else:
         check(vs == [], "%s: no Visual Studio, no Visual Studio preset" % case, json.dumps(presets, indent=2))
 
-if failures:
-    sys.exit(1)
+wintest.finish()
 print("PASS")

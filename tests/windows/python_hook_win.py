@@ -16,26 +16,17 @@ import os
 import shutil
 import sys
 
-import wine_retry
+import wintest
+from wintest import check
 
 EXE, FAKES, PYLOAD, PYD, WORK = sys.argv[1:6]
 RUNNER = sys.argv[6:]
 CUDNN8 = ["cudnn64_8.dll", "cudnn_ops_infer64_8.dll", "cudnn_ops_train64_8.dll", "cudnn_cnn_infer64_8.dll",
           "cudnn_cnn_train64_8.dll", "cudnn_adv_infer64_8.dll", "cudnn_adv_train64_8.dll"]
-failures = []
 
 
 def win(path):
-    path = os.path.abspath(path)
-    return "Z:" + path.replace("/", "\\") if RUNNER else path
-
-
-def check(cond, what, text=""):
-    if not cond:
-        failures.append(what)
-        print("FAIL: %s\n%s" % (what, text[:6000]))
-    else:
-        print("ok:", what)
+    return wintest.win_path(path, RUNNER)
 
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("FAKECUDA", "FAKECUDNN", "CUDAENV_", "VIRTUAL_ENV"))}
@@ -43,11 +34,7 @@ ENV["CUDAENV_ROOT"] = win(os.path.join(WORK, "store"))
 
 
 def run(*args, want=0, env=None):
-    rc, out, err = wine_retry.run_text(RUNNER + list(args), env or ENV, 600)
-    if want is not None:
-        check(rc == want, "exit %d, wanted %d: %s" % (rc, want, " ".join(args[:4])),
-              "--- stdout\n%s\n--- stderr\n%s" % (out, err))
-    return out, err
+    return wintest.run(RUNNER, args, env or ENV, 600, want)
 
 
 def make_pair(base, cuda, cudnn):
@@ -173,6 +160,5 @@ t = doctor_topic()
 check(t.get("status") == "ok" and t.get("details", {}).get("hook") is True, "doctor: with the hook, ok",
       json.dumps(t, indent=2))
 
-if failures:
-    sys.exit(1)
+wintest.finish()
 print("PASS")

@@ -12,9 +12,9 @@ def run(argv, **kwargs):
     return p
 
 
-def run_text(argv, env, timeout):
+def run_text(argv, env, timeout, cwd=None):
     """(exit status, stdout, stderr) of `argv` as run() runs it, the output
     decoded and Windows' line ends read as "\n"."""
-    p = run(argv, env=env, timeout=timeout)
+    p = run(argv, env=env, timeout=timeout, cwd=cwd)
     text = lambda b: b.decode("utf-8", "replace").replace("\r\n", "\n")  # noqa: E731
     return p.returncode, text(p.stdout), text(p.stderr)

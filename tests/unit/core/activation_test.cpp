@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/activation.hpp"
+#include "shell_env.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 
@@ -13,29 +14,7 @@ namespace {
 constexpr auto P = PathStyle::posix;
 constexpr auto W = PathStyle::windows;
 
-// An in-memory environment: what a shell would hold after evaluating the changes.
-struct Env {
-    std::map<std::string, std::string> vars;
-
-    EnvReader reader() const {
-        return [this](const std::string& n) -> std::optional<std::string> {
-            auto it = vars.find(n);
-            if (it == vars.end()) return std::nullopt;
-            return it->second;
-        };
-    }
-    void apply(const std::vector<EnvChange>& changes) {
-        for (const auto& c : changes) {
-            if (c.value) vars[c.name] = *c.value;
-            else vars.erase(c.name);
-        }
-    }
-    void apply(const EnvDiff& diff) { apply(diff.changes()); }
-    std::optional<std::string> get(const std::string& n) const {
-        auto it = vars.find(n);
-        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
-    }
-};
+using Env = testsupport::ShellEnv;
 
 PairEnv posix_pair(const std::string& root, const std::string& ver, const std::optional<std::string>& cudnn_root) {
     PairEnv p;

@@ -6,6 +6,7 @@
 
 #include "core/activation.hpp"
 #include "core/msvc.hpp"
+#include "shell_env.hpp"
 
 using namespace cudaenv;
 
@@ -15,26 +16,7 @@ constexpr auto W = PathStyle::windows;
 
 using Block = std::vector<std::pair<std::string, std::string>>;
 
-struct Env {
-    std::map<std::string, std::string> vars;
-    EnvReader reader() const {
-        return [this](const std::string& n) -> std::optional<std::string> {
-            auto it = vars.find(n);
-            if (it == vars.end()) return std::nullopt;
-            return it->second;
-        };
-    }
-    void apply(const EnvDiff& diff) {
-        for (const auto& c : diff.changes()) {
-            if (c.value) vars[c.name] = *c.value;
-            else vars.erase(c.name);
-        }
-    }
-    std::optional<std::string> get(const std::string& n) const {
-        auto it = vars.find(n);
-        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
-    }
-};
+using Env = testsupport::ShellEnv;
 
 const std::string vs22 = "C:\\Program Files\\Microsoft Visual Studio\\2022\\Community";
 const std::string bt19 = "C:\\Program Files (x86)\\Microsoft Visual Studio\\2019\\BuildTools";

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/formats.hpp"
+#include "export_support.hpp"
 
 using namespace cudaenv;
 using namespace cudaenv::exporting;
@@ -15,20 +16,8 @@ using namespace cudaenv::exporting;
 namespace {
 
 PairVars sample(bool with_cudnn) {
-    PairVars p;
-    p.pair.toolkit.path = "/opt/cuda 12.4";
-    p.pair.toolkit.version = *Version::parse("12.4.131");
-    p.cuda_root = "/opt/cuda 12.4";
-    p.cuda_version = "12.4.131";
-    if (with_cudnn) {
-        CudnnRecord c;
-        c.path = "/data/cudnn\n9";
-        c.version = *Version::parse("9.1.0");
-        c.cuda_major = 12;
-        p.pair.cudnn = c;
-        p.cudnn_version = "9.1.0";
-    }
-    p.spec = p.list_spec = with_cudnn ? "12.4.131+9.1.0" : "12.4.131+none";
+    PairVars p = testsupport::pair_vars("/opt/cuda 12.4", "12.4.131", with_cudnn ? "/data/cudnn\n9" : "", "9.1.0");
+    p.list_spec = p.spec;
     auto& e = p.diff.edits;
     const std::string oci = ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
     e.push_back({"PATH", EnvOp::prepend, "/opt/cuda 12.4/bin" + oci, {"/opt/cuda 12.4/bin"}});

@@ -12,6 +12,7 @@
 
 #include "core/activation.hpp"
 #include "export/formats.hpp"
+#include "export_support.hpp"
 #include "shell/shell.hpp"
 #include "util/strings.hpp"
 
@@ -144,20 +145,7 @@ std::optional<std::vector<std::string>> shell_list(const std::string& shell, con
 }
 
 PairVars sample(bool with_cudnn) {
-    PairVars p;
-    p.pair.toolkit.path = "/t";
-    p.pair.toolkit.version = *Version::parse("12.4.131");
-    p.cuda_root = "/t";
-    p.cuda_version = "12.4.131";
-    if (with_cudnn) {
-        CudnnRecord c;
-        c.path = "/c";
-        c.version = *Version::parse("9.1.0");
-        c.cuda_major = 12;
-        p.pair.cudnn = c;
-        p.cudnn_version = "9.1.0";
-    }
-    p.spec = with_cudnn ? "12.4.131+9.1.0" : "12.4.131+none";
+    PairVars p = testsupport::pair_vars("/t", "12.4.131", with_cudnn ? "/c" : "", "9.1.0");
     auto& e = p.diff.edits;
     e.push_back({"PATH", EnvOp::prepend, "/t/bin:/usr/bin", {"/t/bin"}, {"/usr/local/cuda/bin"}});
     e.push_back({"LD_LIBRARY_PATH", EnvOp::prepend, with_cudnn ? "/t/lib64:/c/lib" : "/t/lib64",

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/formats.hpp"
+#include "export_support.hpp"
 #include "util/error.hpp"
 
 using namespace cudaenv;
@@ -14,18 +15,7 @@ using namespace cudaenv::exporting;
 namespace {
 
 PairVars win_pair(const std::string& root = "C:\\store\\toolkits\\11.8.89", const std::string& version = "11.8.89") {
-    PairVars p;
-    p.pair.toolkit.path = root;
-    p.pair.toolkit.version = *Version::parse(version);
-    p.cuda_root = root;
-    p.cuda_version = version;
-    CudnnRecord c;
-    c.path = "C:\\store\\cudnn\\8.9.7_cuda11";
-    c.version = *Version::parse("8.9.7");
-    c.cuda_major = 11;
-    p.pair.cudnn = c;
-    p.cudnn_version = "8.9.7";
-    p.spec = version + "+8.9.7";
+    PairVars p = testsupport::pair_vars(root, version, "C:\\store\\cudnn\\8.9.7_cuda11", "8.9.7");
     p.diff.edits = {{"PATH", EnvOp::prepend, root + "\\bin;C:\\Windows", {root + "\\bin"}, {}},
                     {"CUDA_PATH", EnvOp::set, root}};
     return p;

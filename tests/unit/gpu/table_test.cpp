@@ -1,30 +1,12 @@
 // Unit tests of the table's architecture ranges (gpu/table).
 #include <doctest/doctest.h>
 
-#include <cstring>
-#include <fstream>
-#include <set>
-#include <sstream>
-
-#include "nvidia/driver.hpp"
-#include "platform/nvidia_driver.hpp"
-#include "gpu/code_cache.hpp"
-#include "gpu/install_choice.hpp"
-#include "gpu/machine.hpp"
-#include "gpu/pair_code.hpp"
 #include "gpu/table.hpp"
-#include "gpu/verdict.hpp"
+
 #include "gpu_support.hpp"
-#include "test_support.hpp"
-#include "util/binary_file.hpp"
-#include "util/error.hpp"
-#include "util/fs.hpp"
 
 using namespace cudaenv;
 using namespace cudaenv::gpu;
-using testsupport::TempDir;
-using testsupport::write;
-using testsupport::planned;
 using testsupport::sm;
 
 TEST_CASE("table: architecture ranges of CUDA and cuDNN releases") {

@@ -6,9 +6,7 @@
 #include "util/error.hpp"
 
 using namespace cudaenv;
-using testsupport::read;
-using testsupport::TempDir;
-using testsupport::write;
+using namespace testsupport;
 namespace fs = std::filesystem;
 
 namespace {

@@ -2,14 +2,11 @@
 
 #include "store/config.hpp"
 #include "store/config_cache.hpp"
-#include "util/fs.hpp"
 #include "test_support.hpp"
 #include "util/error.hpp"
 
 using namespace cudaenv;
-using testsupport::read;
-using testsupport::TempDir;
-using testsupport::write;
+using namespace testsupport;
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,7 +31,6 @@ std::string load_error(const TempDir& tmp, const std::string& text) {
     return msg;
 }
 
-using testsupport::contains;
 
 }  // namespace
 

@@ -18,14 +18,11 @@
 #include "util/fs.hpp"
 
 using namespace cudaenv;
-using testsupport::read;
-using testsupport::TempDir;
-using testsupport::write;
+using namespace testsupport;
 namespace fs = std::filesystem;
 
 namespace {
 
-using testsupport::contains;
 
 // The Error loading the store's config throws: message and hint.
 [[maybe_unused]] std::pair<std::string, std::string> config_error(Store& store) {

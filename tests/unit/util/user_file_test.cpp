@@ -22,9 +22,7 @@
 #endif
 
 using namespace cudaenv;
-using testsupport::read;
-using testsupport::TempDir;
-using testsupport::write;
+using namespace testsupport;
 namespace fs = std::filesystem;
 
 namespace {
