@@ -23,7 +23,7 @@ CUDA_INC=$(ls -d /usr/local/cuda/include /usr/local/cuda-*/include 2>/dev/null |
 for inc in /usr/include /usr/include/x86_64-linux-gnu /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/include; do
     [ -f "$inc/cudnn.h" ] || continue
     ver=$(grep -hE '^#define CUDNN_(MAJOR|MINOR|PATCHLEVEL) ' "$inc/cudnn_version.h" | awk '{printf "%s.", $3}')
-    if g++ -std=c++20 -fsyntax-only -I "$HERE/../../src" -I "$CUDA_INC" -I "$inc" "$HERE/gpu_abi_check.cpp" 2>"$RES/abi.err"; then
+    if g++ -std=c++20 -fsyntax-only -I "$SRC" -I "$CUDA_INC" -I "$inc" "$HERE/gpu_abi_check.cpp" 2>"$RES/abi.err"; then
         echo "api.hpp ABI check against cuDNN ${ver%.} ($inc) and $CUDA_INC: ok"
     else
         echo "api.hpp ABI check against cuDNN ${ver%.} ($inc): FAILED"; cat "$RES/abi.err"

@@ -7,6 +7,12 @@ CARRY=$(cd "${1:-.devcarry}" && pwd)
 RES=${OUT:-$PWD/gpu-out}
 mkdir -p "$RES"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The sources (for the ABI check): the first folder above the scripts that
+# holds src/check/api.hpp, whether they run from bench/gpu-machine or from
+# the carry folder.
+SRC=$HERE
+while [ "$SRC" != / ] && [ ! -f "$SRC/src/check/api.hpp" ]; do SRC=$(dirname "$SRC"); done
+SRC=$SRC/src
 BIN=$CARRY/cudaenv
 PY=/opt/torch/.venv/bin/python3
 [ -x "$PY" ] || PY=python3
