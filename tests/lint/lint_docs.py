@@ -67,6 +67,7 @@ class Tree:
         self.docs = ["README.md", "ARCHITECTURE.md"] + sorted(
             os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
         self._help = {}
+        self._anchors = {}
 
     def path(self, rel):
         return os.path.join(self.root, rel)
@@ -214,8 +215,11 @@ def check_options(tree, findings):
 
 def anchors(tree, doc):
     """GitHub's anchors for a doc's headings: lower case, punctuation dropped,
-    spaces as '-', a repeated heading numbered (-1, -2, ...)."""
+    spaces as '-', a repeated heading numbered (-1, -2, ...). Read once a doc."""
+    if doc in tree._anchors:
+        return tree._anchors[doc]
     seen, out = {}, set()
+    tree._anchors[doc] = out
     for _, line, in_fence in tree.lines(doc):
         m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if in_fence or not m:
