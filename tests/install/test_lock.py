@@ -626,9 +626,9 @@ class BadLock(LockBase):
                      self.lock_file)
 
     def test_tampered_size(self):
-        lock = tomllib.loads(self.good)
-        size = next(a["size"] for a in lock["archive"] if a["component"] == "libcublas")
-        self.refused(self.good.replace(f"size = {size}\n", f"size = {size + 1}\n"), "libcublas-linux-x86_64", self.lock_file)
+        size = self.archive_size("libcublas")
+        self.refused(self.with_size("libcublas", size + 1), "'libcublas-linux-x86_64-12.6.4.1-archive.tar.xz' is "
+                     f"{size} bytes, the manifest says {size + 1}", self.lock_file)
 
     def test_newer_format(self):
         self.refused(self.good.replace("format = 1", "format = 7"), self.lock_file + " was written by a newer cudaenv")
@@ -649,16 +649,27 @@ class BadLock(LockBase):
     def archive_size(self, component):
         return next(a["size"] for a in tomllib.loads(self.good)["archive"] if a["component"] == component)
 
+    def with_size(self, component, size):
+        """The good lock with one archive's size changed. Fake archives share sizes, and sync
+        checks them as downloads finish, in no fixed order: editing every equal size would make
+        which archive the error names a race."""
+        blocks = self.good.split("[[archive]]")
+        hits = [i for i, b in enumerate(blocks) if f'component = "{component}"\n' in b]
+        self.assertEqual(len(hits), 1, component)
+        old = f"size = {self.archive_size(component)}\n"
+        self.assertIn(old, blocks[hits[0]])
+        blocks[hits[0]] = blocks[hits[0]].replace(old, f"size = {size}\n")
+        return "[[archive]]".join(blocks)
+
     def test_an_endless_size_is_refused_before_any_download(self):
         """Issue 40, R2: a ceiling per archive, then a free-space check, before the first byte."""
         s = self.serve(self.mirror)
-        size = self.archive_size("libcublas")
         url_args = ("sync", "--frozen", "--mirror", s.url)
-        p = self.refused(self.good.replace(f"size = {size}\n", "size = 1099511627776\n"),
+        p = self.refused(self.with_size("libcublas", 1099511627776),
                          "'libcublas-linux-x86_64-12.6.4.1-archive.tar.xz' would be 1.0 TiB (1099511627776 bytes), "
                          "above the ceiling of 8.0 GiB for one archive", args=url_args)
         self.assertIn("CUDAENV_MAX_ARCHIVE_SIZE", p.stderr)
-        open(self.lock_file, "w").write(self.good.replace(f"size = {size}\n", "size = 1125899906842624\n"))
+        open(self.lock_file, "w").write(self.with_size("libcublas", 1125899906842624))
         p = self.cli(*url_args, env=dict(self.env, CUDAENV_MAX_ARCHIVE_SIZE="2048T"), ok=False)
         self.assert_one_line_error(p, "the downloads need ", " free; nothing was downloaded")
         self.assertEqual(archive_gets(s.requests()), [])
@@ -685,8 +696,7 @@ class BadLock(LockBase):
         for pair in ("12.6.3+none", "11.8.0+8.9.7", "12.6.3+9.13.0"):
             self.refused(self.good.replace('pair = "12.6.3+9.8.0"', f'pair = "{pair}"'), self.lock_file,
                          f"'pair' is {pair}, but [cuda] and [cudnn] say 12.6.3+9.8.0")
-        size = self.archive_size("cuda_cudart")
-        self.refused(self.good.replace(f"size = {size}\n", "size = 0\n"), "'size' must be a number of bytes (at least 1)")
+        self.refused(self.with_size("cuda_cudart", 0), "'size' must be a number of bytes (at least 1)")
 
     def test_a_mirror_missing_an_archive(self):
         os.remove(os.path.join(self.mirror, "cuda", "redist", "cuda_nvrtc", "linux-x86_64",

@@ -140,10 +140,12 @@ class Terminal:
         self.read_until(listed, start)
         time.sleep(1.0)
         text = self.buf[start:].decode("utf-8", "replace")
-        self.write("\x03")  # Ctrl-C: drop the line
+        # Leave the list the way line_after_tab leaves a line: Ctrl-A and a function name in
+        # front of it. Not Ctrl-C: fish may still be running a completion job when it comes,
+        # and takes it as that job's SIGINT, leaving the line to run as a command.
         mark = len(self.buf)
-        self.write("__seen again\r")
-        self.read_until(rb"SEEN\[again\]", mark)
+        self.write("\x01__seen again \r")
+        self.read_until(rb"SEEN\[again\b", mark)
         return text
 
     def close(self):
