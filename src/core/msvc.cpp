@@ -7,6 +7,7 @@
 #include "core/activation.hpp"
 #include "core/host_compiler.hpp"
 #include "core/pathlist.hpp"
+#include "util/json_text.hpp"
 #include "util/strings.hpp"
 
 namespace cudaenv {
@@ -38,7 +39,7 @@ const std::pair<std::string, std::string>* lookup(const std::vector<std::pair<st
 }  // namespace
 
 std::optional<std::vector<VsInstance>> parse_vswhere(std::string_view json) {
-    auto doc = nlohmann::json::parse(json, nullptr, false);
+    auto doc = parse_json(json);  // bounded first, as every JSON cudaenv reads
     if (doc.is_discarded() || !doc.is_array()) return std::nullopt;
     std::vector<VsInstance> out;
     for (const auto& o : doc) {

@@ -5,6 +5,7 @@
 
 #include "util/error.hpp"
 #include "util/fs.hpp"
+#include "util/toml_file.hpp"
 
 namespace cudaenv {
 
@@ -38,13 +39,8 @@ ProfileRecord* SetupRecord::find(const std::string& path) {
 
 SetupRecord SetupRecord::parse(const std::string& text, const std::string& origin) {
     SetupRecord r;
-    toml::table t;
-    try {
-        t = toml::parse(text);
-    } catch (const toml::parse_error& e) {
-        throw Error(origin + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()),
-                    "`cudaenv setup` keeps what it changed there; fix or remove the file");
-    }
+    // Bounded before toml++ sees it, as every TOML file of the store is (util/toml_file.hpp).
+    const toml::table t = parse_store_toml(text, fsx::from_utf8(origin));
     const auto& ct = t;
     if (auto* arr = ct["profile"].as_array())
         for (auto& node : *arr) {
@@ -154,13 +150,8 @@ std::string SetupRecord::serialize() const {
 }
 
 SetupRecord SetupRecord::load(const std::filesystem::path& file) {
-    auto text = fsx::read_file(file);
-    if (!text) {
-        if (fsx::exists(file))
-            throw Error("cannot read '" + fsx::to_utf8(file) + "'", "check its permissions");
-        return {};
-    }
-    return parse(*text, fsx::to_utf8(file));
+    auto text = read_store_file(file);
+    return text ? parse(*text, fsx::to_utf8(file)) : SetupRecord{};
 }
 
 void SetupRecord::save(const std::filesystem::path& file) const {

@@ -1,5 +1,6 @@
 #include "targets.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +14,7 @@
 #include "store/config.hpp"
 #include "core/cmake_cache.hpp"
 #include "core/lockfile.hpp"
+#include "core/msvc.hpp"
 #include "core/resolve.hpp"
 #include "core/spec.hpp"
 #include "util/toml_file.hpp"
@@ -22,9 +24,13 @@
 #include "install/manifest.hpp"
 #include "nvidia/driver.hpp"
 #include "platform/nvidia_driver.hpp"
+#include "setup/setup_record.hpp"
+#include "trace/trace.hpp"
 #include "util/binary_file.hpp"
+#include "util/elf.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
+#include "util/pe.hpp"
 #include "util/records.hpp"
 #include "util/toml_limits.hpp"
 
@@ -231,12 +237,34 @@ void props(const uint8_t* data, size_t size) {
     require(text.starts_with(head), "a byte before cudaenv's block was changed");
 }
 
+// The input as a file, for the readers of binaries (ELF, PE, fatbin), which
+// read files with bounded reads: one file per target and process, removed
+// when the process ends.
+class ScratchFile {
+public:
+    explicit ScratchFile(const char* target)
+        : path_(std::filesystem::temp_directory_path() /
+                ("cudaenv-fuzz-" + std::string(target) + "-" + std::to_string(::getpid()))) {}
+    ~ScratchFile() {
+        std::error_code ec;
+        std::filesystem::remove(path_, ec);
+    }
+    const std::filesystem::path& write(const uint8_t* data, size_t size) {
+        std::ofstream(path_, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+        return path_;
+    }
+
+private:
+    std::filesystem::path path_;
+};
+
 // A file cudaenv inspects (gpu/fatbin): as an ELF or PE file, and as the
 // bytes of one fatbin section. Reads are bounded by the file; every problem is
 // one line, and no file claims more entries than the limit.
 void fatbin(const uint8_t* data, size_t size) {
-    static const auto file = std::filesystem::temp_directory_path() / ("cudaenv-fuzz-fatbin-" + std::to_string(::getpid()));
-    std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    static ScratchFile scratch("fatbin");
+    const auto& file = scratch.write(data, size);
     auto check = [](const gpu::Code& c, const std::string& problem) {
         require(problem.find('\n') == std::string::npos, "a fatbin finding of more than one line");
         long long n = 0;
@@ -304,6 +332,70 @@ void cmake_cache(const uint8_t* data, size_t size) {
         }
 }
 
+// A library's dependencies (util/elf, util/pe): what detection, `check`'s load
+// errors, `trace` and `export dockerfile` read of every library of a toolkit
+// or a cuDNN. Names are whole, bounded and never empty; needed_libraries is
+// the dynamic section's list.
+void imports(const uint8_t* data, size_t size) {
+    static ScratchFile scratch("imports");
+    const auto& file = scratch.write(data, size);
+    auto name_ok = [](const std::string& n, size_t most) {
+        return !n.empty() && n.size() <= most && n.find('\0') == std::string::npos;
+    };
+    auto dynamic = elf::dynamic_section(file);
+    auto needed = elf::needed_libraries(file);
+    require(needed == (dynamic ? dynamic->needed : std::vector<std::string>{}), "needed_libraries is not the dynamic section's list");
+    for (const auto& n : needed) require(name_ok(n, 256), "a DT_NEEDED name that is empty, too long or holds a NUL");
+    if (dynamic)
+        for (const auto* s : {&dynamic->soname, &dynamic->rpath, &dynamic->runpath, &dynamic->interpreter})
+            require(s->empty() || name_ok(*s, 4096), "a dynamic-section string that is too long or holds a NUL");
+    auto dlls = pe::imported_dlls(file);
+    require(dlls.size() <= 4096, "more imported DLLs than the limit");
+    for (const auto& n : dlls) require(name_ok(n, 256), "an imported DLL name that is empty, too long or holds a NUL");
+}
+
+// What `cudaenv trace`'s tracer wrote (trace::parse_records): one process per
+// pid, and no more loads than the text has lines.
+void trace_records(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    auto r = trace::parse_records(text);
+    std::set<long> pids;
+    for (const auto& p : r.processes) require(pids.insert(p.pid).second, "a process listed twice");
+    require(r.loads.size() <= static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1, "more loads than lines");
+}
+
+// vswhere's JSON (core/msvc, Windows): the installations, each with a path;
+// the generator named for each, and a toolset folder's _MSC_VER, are in range.
+void vswhere(const uint8_t* data, size_t size) {
+    const auto text = text_of(data, size);
+    if (auto all = parse_vswhere(text))
+        for (const auto& vs : *all) {
+            require(!vs.path.empty(), "an installation without a path");
+            auto g = vs_generator(vs);
+            require(g.empty() || g.starts_with("Visual Studio "), "a generator that is not Visual Studio's");
+        }
+    if (auto v = toolset_msc_ver(text)) require(*v >= 1910 && *v <= 1999, "an _MSC_VER out of range");
+}
+
+// <store>/setup.toml (setup/setup_record): what `setup --undo` puts back. A
+// record or an Error; what cudaenv writes reads back the same.
+void setup_record(const uint8_t* data, size_t size) {
+    SetupRecord r;
+    try {
+        r = SetupRecord::parse(text_of(data, size), "setup.toml");
+    } catch (const Error&) {
+        return;
+    }
+    auto written = r.serialize();
+    SetupRecord again;
+    try {
+        again = SetupRecord::parse(written, "setup.toml");
+    } catch (const Error& e) {
+        throw std::logic_error(std::string("setup.toml written by cudaenv does not read back: ") + e.what());
+    }
+    require(again.serialize() == written, "setup.toml does not round-trip");
+}
+
 }  // namespace
 
 const Target kTargets[] = {
@@ -322,6 +414,10 @@ const Target kTargets[] = {
     {"records", records_any},
     {"manifest", manifest},
     {"cmake_cache", cmake_cache},
+    {"imports", imports},
+    {"trace_records", trace_records},
+    {"vswhere", vswhere},
+    {"setup_record", setup_record},
     {nullptr, nullptr},
 };
 

@@ -80,6 +80,8 @@ TEST_CASE("parse_vswhere") {
     CHECK_FALSE(parse_vswhere("{}"));
     CHECK_FALSE(parse_vswhere("not json"));
     CHECK(parse_vswhere("[]")->empty());
+    // Bounded like every JSON cudaenv reads (util/json_text.hpp): nested past the limit, it is not vswhere's.
+    CHECK_FALSE(parse_vswhere(R"([{"installationPath": "C:\\BT"}, )" + std::string(65, '[') + std::string(65, ']') + "]"));
 }
 
 TEST_CASE("toolset_msc_ver") {

@@ -8,6 +8,7 @@
 #include "memory_setup_host.hpp"
 #include "platform/profiles.hpp"
 #include "shell/shells.hpp"
+#include "test_support.hpp"
 #include "util/error.hpp"
 
 using namespace cudaenv;
@@ -225,6 +226,18 @@ TEST_CASE("setup.toml: what is written is read back") {
     CHECK(back.install->files == r.install->files);
     CHECK(back.serialize() == r.serialize());
     CHECK_THROWS_AS(SetupRecord::parse("[[profile]\n", "setup.toml"), Error);
+}
+
+TEST_CASE("setup.toml is bounded before toml++ reads it, as every TOML file of the store") {
+    // A header toml++ 3.3 asserts on, and a key nested past the limit of levels.
+    CHECK_THROWS_WITH_AS(SetupRecord::parse("[[[x\n", "/s/setup.toml"),
+                         doctest::Contains("/s/setup.toml:1:"), Error);
+    CHECK_THROWS_WITH_AS(SetupRecord::parse("a = " + std::string(100, '[') + std::string(100, ']') + "\n", "setup.toml"),
+                         doctest::Contains("setup.toml:1:"), Error);
+    testsupport::TempDir t;
+    CHECK(SetupRecord::load(t.path() / "setup.toml").empty());
+    std::filesystem::create_directory(t.path() / "setup.toml");
+    CHECK_THROWS_AS(SetupRecord::load(t.path() / "setup.toml"), Error);  // a folder: read_store_file's words
 }
 
 TEST_CASE("setup: the user PATH in HKCU, exact and untruncated") {
