@@ -103,9 +103,16 @@ std::string merge_props(const std::string& existing, const PairVars& p, PathStyl
     const auto where = "'" + fsx::to_utf8(file) + "'";
     const std::string eol = existing.find("\r\n") != std::string::npos ? "\r\n" : "\n";
     if (auto at = find_props_block(existing)) {
-        // Indented as the block was.
+        // Indented as the block was, with the line endings it has: the file's may
+        // have changed since (an LF file whose `...\r</Project>` line the block was
+        // put on now holds one CRLF), and exporting the same pair again must
+        // not change a byte.
         auto line = existing.substr(at->first, existing.find(props_block_begin, at->first) - at->first);
-        return existing.substr(0, at->first) + block(p, style, line, eol) + existing.substr(at->second);
+        auto first_eol = existing.find('\n', at->first);
+        const std::string block_eol = first_eol == std::string::npos || first_eol >= at->second ? eol
+                                      : first_eol > 0 && existing[first_eol - 1] == '\r' ? "\r\n"
+                                                                                         : "\n";
+        return existing.substr(0, at->first) + block(p, style, line, block_eol) + existing.substr(at->second);
     }
     if (existing.find(props_block_begin) != std::string::npos || existing.find(props_block_end) != std::string::npos)
         throw Error(where + " has only one of cudaenv's two marker lines; it was left as it was",

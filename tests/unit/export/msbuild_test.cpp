@@ -49,6 +49,13 @@ TEST_CASE("export msbuild: a new file, then merged into the user's") {
     CHECK(merge_props(merged, win_pair(), PathStyle::windows, "x") == merged);
     auto back = merge_props(other, win_pair(), PathStyle::windows, "x");
     CHECK(back == merged);
+    // An LF file whose last line ends in a lone CR before </Project> (found by the props fuzz
+    // target): the block goes after the CR, which makes one CRLF; exporting again keeps the
+    // block's own LF endings, byte for byte.
+    const std::string lone_cr = "<Project>\n  <PropertyGroup></PropertyGroup>\r</Project>\n";
+    auto once = merge_props(lone_cr, win_pair(), PathStyle::windows, "x");
+    CHECK(once.find(begin_line + "\n") != std::string::npos);
+    CHECK(merge_props(once, win_pair(), PathStyle::windows, "x") == once);
 }
 
 TEST_CASE("export msbuild: MSBuild's special characters escaped, odd files refused") {
