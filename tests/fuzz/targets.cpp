@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -41,8 +42,32 @@ namespace {
 std::string text_of(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
 
 // A property that must hold: a finding when it does not.
-void require(bool ok, const char* what) {
+void require(bool ok, const std::string& what) {
     if (!ok) throw std::logic_error(what);
+}
+
+// A store or project file cudaenv writes (config.toml, checks.toml, cudaenv.lock,
+// setup.toml) as T::parse reads it, or nullopt for text it refuses with an Error.
+template <class T>
+std::optional<T> read_as(const uint8_t* data, size_t size, const char* name) {
+    try {
+        return T::parse(text_of(data, size), name);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+// What cudaenv writes of a file it read (`write`), it reads back as the same file.
+template <class T, class Write>
+void require_round_trip(const T& value, const char* name, Write write) {
+    auto written = write(value);
+    T again;
+    try {
+        again = T::parse(written, name);
+    } catch (const Error& e) {
+        throw std::logic_error(std::string(name) + " written by cudaenv does not read back: " + e.what());
+    }
+    require(write(again) == written, std::string(name) + " does not round-trip");
 }
 
 // Any TOML read from the store (setup.toml too): the bounds, then toml++.
@@ -57,49 +82,21 @@ void toml_any(const uint8_t* data, size_t size) {
 }
 
 void config(const uint8_t* data, size_t size) {
-    Config c;
-    try {
-        c = Config::parse(text_of(data, size), "config.toml");
-    } catch (const Error&) {
-        return;
-    }
-    // What cudaenv writes it reads back as the same config.
-    auto written = c.to_toml();
-    Config again;
-    try {
-        again = Config::parse(written, "config.toml");
-    } catch (const Error& e) {
-        throw std::logic_error(std::string("config.toml written by cudaenv does not read back: ") + e.what());
-    }
-    require(again.to_toml() == written, "config.toml does not round-trip");
+    if (auto c = read_as<Config>(data, size, "config.toml"))
+        require_round_trip(*c, "config.toml", [](const Config& x) { return x.to_toml(); });
 }
 
 void checks(const uint8_t* data, size_t size) {
-    Checks c;
-    try {
-        c = Checks::parse(text_of(data, size), "checks.toml");
-    } catch (const Error&) {
-        return;
-    }
-    auto written = c.to_toml();
-    Checks again;
-    try {
-        again = Checks::parse(written, "checks.toml");
-    } catch (const Error& e) {
-        throw std::logic_error(std::string("checks.toml written by cudaenv does not read back: ") + e.what());
-    }
-    require(again.to_toml() == written, "checks.toml does not round-trip");
+    if (auto c = read_as<Checks>(data, size, "checks.toml"))
+        require_round_trip(*c, "checks.toml", [](const Checks& x) { return x.to_toml(); });
 }
 
 // A lock comes from a cloned repository: besides reading back, what parse()
 // promises holds for every lock it accepts (sync installs and pins from it).
 void lock(const uint8_t* data, size_t size) {
-    LockFile l;
-    try {
-        l = LockFile::parse(text_of(data, size), "cudaenv.lock");
-    } catch (const Error&) {
-        return;
-    }
+    auto read = read_as<LockFile>(data, size, "cudaenv.lock");
+    if (!read) return;
+    const auto& l = *read;
     require(l.adopted || l.pair == l.pair_of_tables(), "a lock whose pair is not its [cuda] and [cudnn] was read");
     require(l.archives.size() <= kMaxLockArchives, "a lock with more archives than the limit was read");
     std::set<std::string> entries;
@@ -109,14 +106,7 @@ void lock(const uint8_t* data, size_t size) {
                 "a lock archive listed twice was read");
     }
     (void)l.mirror_location("/project/cudaenv.lock");
-    auto written = l.to_toml();
-    LockFile again;
-    try {
-        again = LockFile::parse(written, "cudaenv.lock");
-    } catch (const Error& e) {
-        throw std::logic_error(std::string("cudaenv.lock written by cudaenv does not read back: ") + e.what());
-    }
-    require(again.to_toml() == written, "cudaenv.lock does not round-trip");
+    require_round_trip(l, "cudaenv.lock", [](const LockFile& x) { return x.to_toml(); });
 }
 
 void spec(const uint8_t* data, size_t size) {
@@ -380,20 +370,8 @@ void vswhere(const uint8_t* data, size_t size) {
 // <store>/setup.toml (setup/setup_record): what `setup --undo` puts back. A
 // record or an Error; what cudaenv writes reads back the same.
 void setup_record(const uint8_t* data, size_t size) {
-    SetupRecord r;
-    try {
-        r = SetupRecord::parse(text_of(data, size), "setup.toml");
-    } catch (const Error&) {
-        return;
-    }
-    auto written = r.serialize();
-    SetupRecord again;
-    try {
-        again = SetupRecord::parse(written, "setup.toml");
-    } catch (const Error& e) {
-        throw std::logic_error(std::string("setup.toml written by cudaenv does not read back: ") + e.what());
-    }
-    require(again.serialize() == written, "setup.toml does not round-trip");
+    if (auto r = read_as<SetupRecord>(data, size, "setup.toml"))
+        require_round_trip(*r, "setup.toml", [](const SetupRecord& x) { return x.serialize(); });
 }
 
 }  // namespace
