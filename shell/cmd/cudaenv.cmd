@@ -9,22 +9,41 @@ for %%c in (@EVAL_COMMANDS@) do if /i "%~1"==%%c goto cudaenv_apply
 set "__CUDAENV_RC=%ERRORLEVEL%"
 goto cudaenv_done
 :cudaenv_apply
-set "__CUDAENV_NAME=cudaenv-%RANDOM%-%RANDOM%.cmd"
-set "__CUDAENV_TMP=%TEMP%\%__CUDAENV_NAME%"
+rem The commands to apply go into a folder this call claims: md fails on one that
+rem exists, and cmd sessions started in the same second draw the same %RANDOM%
+rem numbers (cmd seeds them with the time), so a shared name would run another
+rem session's commands.
+set "__CUDAENV_TRIES=0"
+:cudaenv_claim
+set /a __CUDAENV_TRIES+=1
+if %__CUDAENV_TRIES% gtr 50 goto cudaenv_no_temp
+set "__CUDAENV_TMP=%TEMP%\cudaenv-%RANDOM%-%RANDOM%"
+rem md sets ERRORLEVEL when it fails but leaves it as it was when it succeeds,
+rem and Wine's cmd runs the right side of || either way: clear it first.
+(call )
+md "%__CUDAENV_TMP%" >nul 2>&1
+if errorlevel 1 goto cudaenv_claim
 set "CUDAENV_SHELL=cmd"
-@CUDAENV_EXE@ %* > "%__CUDAENV_TMP%"
+@CUDAENV_EXE@ %* > "%__CUDAENV_TMP%\apply.cmd"
 set "__CUDAENV_RC=%ERRORLEVEL%"
 set "CUDAENV_SHELL="
 rem CALL expands percent signs once more, and the TEMP folder may hold one
-rem (user names can): call the file by its name alone (digits), from inside TEMP.
+rem (user names can): call the file by a relative name, from inside its folder.
 if not "%__CUDAENV_RC%"=="0" goto cudaenv_clean
-pushd "%TEMP%"
-call "%__CUDAENV_NAME%"
+pushd "%__CUDAENV_TMP%"
+call .\apply.cmd
 popd
 :cudaenv_clean
-del "%__CUDAENV_TMP%" >nul 2>&1
+rd /s /q "%__CUDAENV_TMP%" >nul 2>&1
 set "__CUDAENV_TMP="
-set "__CUDAENV_NAME="
+set "__CUDAENV_TRIES="
+goto cudaenv_done
+:cudaenv_no_temp
+>&2 echo cudaenv: error: cannot make a folder in the TEMP folder for the commands to apply
+>&2 echo hint: set TEMP to a folder you can write
+set "__CUDAENV_TMP="
+set "__CUDAENV_TRIES="
+set "__CUDAENV_RC=1"
 :cudaenv_done
 for /f %%c in ("%__CUDAENV_CP%") do >nul chcp %%c
 set "__CUDAENV_CP="
