@@ -57,7 +57,14 @@ for i in range(SESSIONS):
 # All at once: the same second, so the same %RANDOM% numbers in every session.
 procs = [subprocess.Popen(RUNNER + ["cmd", "/d", "/c", win(s)], env=ENV, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT) for s in scripts]
-outputs = [p.communicate(timeout=600)[0].decode("utf-8", "replace").replace("\r\n", "\n") for p in procs]
+outputs = []
+for p, script in zip(procs, scripts):
+    out = p.communicate(timeout=600)[0]
+    if p.returncode == 1 and not out:
+        # Wine started nothing (wine_retry.py says when): that session alone, once more.
+        out = subprocess.run(RUNNER + ["cmd", "/d", "/c", win(script)], env=ENV, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=600).stdout
+    outputs.append(out.decode("utf-8", "replace").replace("\r\n", "\n"))
 for i, out in enumerate(outputs):
     got = [line[len("got: "):] for line in out.splitlines() if line.startswith("got: ")]
     want = [toolkits[spec] for spec in orders[i % 2]]
