@@ -9,8 +9,10 @@ Windows) starts the .exe; paths handed to Windows programs are Z:\\... under Win
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "windows"))
+import wine_retry  # noqa: E402
 
 CASE, EXE, FAKES, LOADER, WORK = sys.argv[1:6]
 RUNNER = sys.argv[6:]
@@ -34,7 +36,7 @@ ENV["CUDAENV_ROOT"] = win(os.path.join(WORK, "store"))
 
 
 def run(want, *args):
-    p = subprocess.run(RUNNER + [EXE, *args], env=ENV, capture_output=True, timeout=600)
+    p = wine_retry.run(RUNNER + [EXE, *args], env=ENV, timeout=600)
     out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
     err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
     if p.returncode != want:

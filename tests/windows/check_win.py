@@ -12,8 +12,9 @@ Windows paths (Wine maps / to Z:)."""
 import json
 import os
 import shutil
-import subprocess
 import sys
+
+import wine_retry
 
 CASE, EXE, FAKES, WORK = sys.argv[1:5]
 RUNNER = sys.argv[5:]
@@ -48,7 +49,7 @@ ENV["CUDAENV_ROOT"] = win(os.path.join(WORK, "store"))
 def run(want, *args, **fake_env):
     """Runs cudaenv with FAKE* variables; returns (stdout, stderr), LF line ends."""
     env = dict(ENV, **{k: str(v) for k, v in fake_env.items()})
-    p = subprocess.run(RUNNER + [EXE, *args], env=env, capture_output=True, timeout=600)
+    p = wine_retry.run(RUNNER + [EXE, *args], env=env, timeout=600)
     out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
     err = p.stderr.decode("utf-8", "replace").replace("\r\n", "\n")
     if p.returncode != want:

@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 
+import wine_retry
+
 EXE, HOST, OBJCOPY, WORK = sys.argv[1:5]
 RUNNER = sys.argv[5:]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,8 +48,7 @@ def main():
                     ".nv_fatb=contents,alloc,load,readonly,data", HOST, dll], check=True, capture_output=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CUDAENV_")}
     env["CUDAENV_ROOT"] = win(os.path.join(WORK, "store"))
-    r = subprocess.run(RUNNER + [EXE, "inspect", win(dll), "--json", "--gpu", "sm_90"], env=env, capture_output=True,
-                       timeout=600)
+    r = wine_retry.run(RUNNER + [EXE, "inspect", win(dll), "--json", "--gpu", "sm_90"], env=env, timeout=600)
     if r.returncode != 0:
         print(r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace"))
         print("FAIL: cudaenv.exe inspect failed")
