@@ -4,6 +4,7 @@
 // it (MSBuild imports the nearest Directory.Build.props itself; docs/msvc.md).
 // Only cudaenv's own block is written into an existing file: every byte
 // outside it stays as it was, and a file cudaenv cannot place it in is left alone.
+#include "core/line_endings.hpp"
 #include "export/format_parts.hpp"
 #include "export/formats.hpp"
 #include "util/error.hpp"
@@ -108,10 +109,8 @@ std::string merge_props(const std::string& existing, const PairVars& p, PathStyl
         // put on now holds one CRLF), and exporting the same pair again must
         // not change a byte.
         auto line = existing.substr(at->first, existing.find(props_block_begin, at->first) - at->first);
-        auto first_eol = existing.find('\n', at->first);
-        const std::string block_eol = first_eol == std::string::npos || first_eol >= at->second ? eol
-                                      : first_eol > 0 && existing[first_eol - 1] == '\r' ? "\r\n"
-                                                                                         : "\n";
+        const auto old_block = std::string_view(existing).substr(at->first, at->second - at->first);
+        const std::string block_eol(eol_bytes(line_ending_of(old_block)));
         return existing.substr(0, at->first) + block(p, style, line, block_eol) + existing.substr(at->second);
     }
     if (existing.find(props_block_begin) != std::string::npos || existing.find(props_block_end) != std::string::npos)

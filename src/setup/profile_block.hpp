@@ -18,12 +18,6 @@ inline constexpr std::string_view block_begin = "# >>> cudaenv >>>";
 inline constexpr std::string_view block_end = "# <<< cudaenv <<<";
 using str::utf8_bom;
 
-// How the file ends its lines: CRLF when every line break is CRLF, CR when
-// it has CRs and no LF at all (classic Mac), else LF (also for no line break).
-LineEnding line_ending_of(std::string_view text);
-std::string_view eol_bytes(LineEnding e);
-std::string_view line_ending_name(LineEnding e);
-
 // The whole block: begin marker, `lines`, end marker, each ended by `eol`.
 std::string render_block(const std::vector<std::string>& lines, std::string_view eol);
 

@@ -40,8 +40,7 @@ ProfileRecord* SetupRecord::find(const std::string& path) {
 SetupRecord SetupRecord::parse(const std::string& text, const std::string& origin) {
     SetupRecord r;
     // Bounded before toml++ sees it, as every TOML file of the store is (util/toml_file.hpp).
-    const toml::table t = parse_store_toml(text, fsx::from_utf8(origin));
-    const auto& ct = t;
+    const toml::table ct = parse_store_toml(text, fsx::from_utf8(origin));
     if (auto* arr = ct["profile"].as_array())
         for (auto& node : *arr) {
             auto* p = node.as_table();

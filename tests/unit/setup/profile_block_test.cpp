@@ -5,15 +5,6 @@
 
 using namespace cudaenv;
 
-TEST_CASE("line_ending_of") {
-    CHECK(line_ending_of("") == LineEnding::lf);
-    CHECK(line_ending_of("a\nb\n") == LineEnding::lf);
-    CHECK(line_ending_of("a\r\nb\r\n") == LineEnding::crlf);
-    CHECK(line_ending_of("a\rb\r") == LineEnding::cr);
-    CHECK(line_ending_of("a\r\nb\n") == LineEnding::lf);  // mixed: LF lines are there
-    CHECK(line_ending_of("no break") == LineEnding::lf);
-}
-
 TEST_CASE("the line endings each real shell reads (the shell table; docs/setup.md)") {
     auto reads = [](std::string_view sh, LineEnding e) { return shell_info(sh).reads.accepts(e); };
     for (auto sh : {"bash", "zsh", "fish", "pwsh"}) CHECK(reads(sh, LineEnding::lf));
