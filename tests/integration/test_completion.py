@@ -31,7 +31,7 @@ import test_shells  # noqa: E402
 
 ARGS = None
 FIX = None
-WAIT = 60  # seconds one keystroke's answer may take before the test gives up
+WAIT = 120  # seconds one keystroke's answer may take before the test gives up (PowerShell starved of CPU took over 60)
 
 
 class Terminal:
