@@ -104,6 +104,18 @@ class Session:
     def send(self, line):
         os.write(self.fd, line.encode("utf-8") + b"\r")
 
+    def wait_output(self, pattern):
+        """Every match of `pattern` once the terminal has shown one. A snapshot
+        file can appear before the reader thread has taken what the shell
+        printed ahead of it from the pty."""
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            found = re.findall(pattern, self.output())
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError("no %r; terminal said:\n%s" % (pattern, self.output()[-3000:]))
+
     def wait_file(self, path):
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
@@ -132,6 +144,9 @@ class Session:
         else:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
+        # The shell has gone: let the reader take what is left in the pty (it
+        # ends at EOF), so that output() afterwards holds everything printed.
+        self.reader.join(10)
         try:
             os.close(self.fd)
         except OSError:
@@ -438,8 +453,7 @@ class AutoSwitchTests(unittest.TestCase):
                 s.send("__ce_reads=0")  # the prompt after it is unchanged: what it reads is counted
                 s.send("echo \"READS[%s]=$__ce_reads\"" % name)
                 s.snap("idle-" + name)
-                m = re.findall(r"READS\[%s\]=(\d+)" % re.escape(name), s.output())
-                counts[name] = int(m[-1]) if m else None
+                counts[name] = int(s.wait_output(r"READS\[%s\]=(\d+)" % re.escape(name))[-1])
         finally:
             s.close()
         print("reads per unchanged prompt (%s): %s" % (ARGS.shell, counts))
