@@ -51,6 +51,7 @@ EventPair::EventPair(const CudaFns& cuda) : cuda_(cuda) {
 EventPair::~EventPair() {
     if (start_) cuda_.event_destroy(start_);
     if (stop_) cuda_.event_destroy(stop_);
+    for (auto* e : series_) cuda_.event_destroy(e);
 }
 
 double EventPair::time(const std::function<void()>& work, cuda_api::cudaStream_t stream) {
@@ -60,6 +61,30 @@ double EventPair::time(const std::function<void()>& work, cuda_api::cudaStream_t
     cuda_check(cuda_, "cudaEventSynchronize", cuda_.event_synchronize(stop_));
     float ms = 0;
     cuda_check(cuda_, "cudaEventElapsedTime", cuda_.event_elapsed_time(&ms, start_, stop_));
+    return ms;
+}
+
+std::vector<double> EventPair::back_to_back(int n, const std::function<void()>& lead,
+                                            const std::function<void()>& work, cuda_api::cudaStream_t stream) {
+    n = std::max(0, n);
+    while (series_.size() < static_cast<std::size_t>(n) + 1) {
+        cuda_api::cudaEvent_t e = nullptr;
+        cuda_check(cuda_, "cudaEventCreate", cuda_.event_create(&e));
+        series_.push_back(e);
+    }
+    lead();
+    cuda_check(cuda_, "cudaEventRecord", cuda_.event_record(series_[0], stream));
+    for (int i = 0; i < n; ++i) {
+        work();
+        cuda_check(cuda_, "cudaEventRecord", cuda_.event_record(series_[static_cast<std::size_t>(i) + 1], stream));
+    }
+    cuda_check(cuda_, "cudaEventSynchronize", cuda_.event_synchronize(series_[static_cast<std::size_t>(n)]));
+    std::vector<double> ms;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+        float f = 0;
+        cuda_check(cuda_, "cudaEventElapsedTime", cuda_.event_elapsed_time(&f, series_[i], series_[i + 1]));
+        ms.push_back(f);
+    }
     return ms;
 }
 
@@ -96,10 +121,11 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
     for (int i = 0; i < plan.warmup; ++i) run();
     for (int i = 0; i < plan.per_call; ++i) t.per_call.push_back(events.time(run));
     const int batch = std::max(1, plan.batch);
-    for (int b = 0; b < plan.batches; ++b)
-        t.amortised.push_back(events.time([&] {
-            for (int i = 0; i < batch; ++i) run();
-        }) / batch);
+    if (plan.batches > 0)
+        for (double ms : events.back_to_back(plan.batches, run, [&] {
+                 for (int i = 0; i < batch; ++i) run();
+             }))
+            t.amortised.push_back(ms / batch);
     std::sort(t.per_call.begin(), t.per_call.end());
     std::sort(t.amortised.begin(), t.amortised.end());
     return t;
@@ -130,10 +156,9 @@ void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& p
         cuda_check(cuda, "cudaGraphInstantiateWithFlags", g.instantiate(&exec, graph, 0));
         cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream));  // warm-up
         cuda_check(cuda, "cudaStreamSynchronize", g.stream_synchronize(stream));
-        for (int b = 0; b < std::max(1, plan.batches); ++b)
-            t.graphed.push_back(
-                events.time([&] { cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream)); }, stream) /
-                std::max(1, plan.batch));
+        const auto launch = [&] { cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream)); };
+        for (double ms : events.back_to_back(std::max(1, plan.batches), launch, launch, stream))
+            t.graphed.push_back(ms / std::max(1, plan.batch));
         std::sort(t.graphed.begin(), t.graphed.end());
     } catch (const ConvFailure& f) {
         t.graphed.clear();

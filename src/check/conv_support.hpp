@@ -48,17 +48,26 @@ public:
     // Milliseconds between recording start, running `work`, recording stop
     // (on `stream`; the default stream when null).
     double time(const std::function<void()>& work, cuda_api::cudaStream_t stream = nullptr);
+    // Milliseconds of each of `n` runs of `work` back to back, the GPU busy
+    // from the first event to the last: `lead` is launched first, untimed, so
+    // the first event is reached with work already queued behind it, and no
+    // host gap (the time to launch the first run, with the GPU idle) counts.
+    // One event closes each run and opens the next.
+    std::vector<double> back_to_back(int n, const std::function<void()>& lead, const std::function<void()>& work,
+                                     cuda_api::cudaStream_t stream = nullptr);
 
 private:
     const CudaFns& cuda_;
     cuda_api::cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::vector<cuda_api::cudaEvent_t> series_;  // back_to_back's, made as needed
 };
 
 // How a convolution is timed. Per call: each run between its own two events,
 // so the host's time to launch it is in the figure. Amortised: `batch` runs
 // back to back between two events, no host gap, the time divided by `batch`
 // (what a framework's steady state costs, and how PyTorch's own numbers are
-// usually taken); `batches` such batches, the median kept.
+// usually taken); `batches` such batches one after the other behind one
+// untimed run (EventPair::back_to_back), the median kept.
 struct TimingPlan {
     int warmup = 3;
     int per_call = 25;
@@ -83,7 +92,8 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
 // The third way, as PyTorch's CUDA-graph replay: `plan.batch` runs captured
 // once into a CUDA graph on a stream of its own (`set_stream` points cuDNN's
 // handle at it, and back at null), the graph launched `plan.batches` times
-// between two events; no host work per run at all. Fills t.graphed, or
+// back to back behind one untimed launch, an event between launches; no host
+// work per run at all. Fills t.graphed, or
 // t.graph_error when this runtime or library cannot; never throws.
 void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& plan,
                      const std::function<int(cuda_api::cudaStream_t)>& set_stream, const std::function<void()>& run,
