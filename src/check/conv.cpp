@@ -191,12 +191,15 @@ private:
 namespace {
 
 // The path an earlier check chose for this pair and GPU (store/conv_choice),
-// as "<winner>|legacy=<algo>:<math>|graph=<engine>": the winner ("graph" or
-// "legacy") and what each API ran. Unknown parts are left out.
+// as "<winner>|legacy=<algo>:<math>|graph=<config>": the winner ("graph" or
+// "legacy") and what each API ran, the graph API's configuration as
+// GraphConv::config() names it (engine and knobs). Unknown parts are left out;
+// a choice kept before the knobs were named ("graph=62") names no
+// configuration of today's, so the next check chooses again.
 struct KeptChoice {
     std::string winner;
     int algo = -1, math = 0;
-    std::int64_t engine = -1;
+    std::string config;
 };
 
 KeptChoice parse_choice(const std::string& text) {
@@ -208,9 +211,8 @@ KeptChoice parse_choice(const std::string& text) {
         at = bar == std::string::npos ? text.size() + 1 : bar + 1;
         if (part == 0 && (item == "graph" || item == "legacy")) k.winner = item;
         int a = -1, mt = 0;
-        long long e = -1;
         if (item.starts_with("legacy=") && std::sscanf(item.c_str() + 7, "%d:%d", &a, &mt) == 2) k.algo = a, k.math = mt;
-        if (item.starts_with("graph=") && std::sscanf(item.c_str() + 6, "%lld", &e) == 1) k.engine = e;
+        if (item.starts_with("graph=")) k.config = item.substr(6);
     }
     return k;
 }
@@ -218,7 +220,7 @@ KeptChoice parse_choice(const std::string& text) {
 std::string choice_text(bool graph_won, const LegacyConv& legacy, const std::optional<GraphConv>& graph, bool graph_ran) {
     std::string out = graph_won ? "graph" : "legacy";
     out += "|legacy=" + std::to_string(legacy.algo()) + ":" + std::to_string(legacy.math_type());
-    if (graph && graph_ran && graph->engine() >= 0) out += "|graph=" + std::to_string(graph->engine());
+    if (graph && graph_ran && !graph->config().empty()) out += "|graph=" + graph->config();
     return out;
 }
 
@@ -277,7 +279,7 @@ void ConvCheck::prepare(bool warm) {
         if (s.cudnn.backend.available()) {
             s.graph.emplace(s.cuda, s.cudnn, s.legacy->handle(), s.req.cudnn_major);
             try {
-                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.engine);
+                s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.config);
                 lap("graph_plans");
                 if (warm) s.graph->warm();
             } catch (const ConvFailure& f) {
@@ -362,10 +364,10 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
     }
     std::optional<Measured> gm;
     try {
-        // The engine an earlier check chose, as it is (no autotuning, so noise
+        // The configuration an earlier check chose, as it is (no autotuning, so noise
         // cannot flip the choice); else each candidate is timed: two warm-ups,
         // then five batches of 10 runs, the best batch counting.
-        if (!problem && !(m.kept.engine >= 0 && graph->use(m.kept.engine))) graph->tune(TimingPlan{2, 0, 5, 10});
+        if (!problem && !(!m.kept.config.empty() && graph->use(m.kept.config))) graph->tune(TimingPlan{2, 0, 5, 10});
         m.lap("graph_autotune");
         if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
         m.lap("graph_verify_and_time");
@@ -375,6 +377,7 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
     nlohmann::json gj = {{"configs", graph->candidates_json()}};
     if (gm) {
         gj["engine"] = graph->engine();
+        gj["config"] = graph->config();
         gj["tensor_cores"] = graph->tensor_cores();
         gj["workspace_bytes"] = graph->workspace_bytes();
         gj["rel_error"] = rel_json(gm->accuracy.rel);

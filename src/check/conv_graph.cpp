@@ -92,6 +92,29 @@ void GraphConv::describe(be::Descriptor config, Candidate& c) {
     std::int64_t n = 0;
     if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_ENGINE, be::TYPE_BACKEND_DESCRIPTOR, 1, &n, &engine) != 0) return;
     cudnn_.backend.get(engine, be::ATTR_ENGINE_GLOBAL_INDEX, be::TYPE_INT64, 1, &n, &c.engine);
+    // The knob choices: what tells apart the configurations of one engine.
+    std::int64_t count = 0;
+    if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_KNOB_CHOICES, be::TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr) ==
+            0 &&
+        count > 0) {
+        std::vector<be::Descriptor> choices;
+        for (std::int64_t i = 0; i < std::min<std::int64_t>(count, 64); ++i)
+            choices.push_back(create(be::KNOB_CHOICE_DESCRIPTOR));
+        std::int64_t got = 0;
+        if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_KNOB_CHOICES, be::TYPE_BACKEND_DESCRIPTOR,
+                               static_cast<std::int64_t>(choices.size()), &got, choices.data()) == 0)
+            for (std::int64_t i = 0; i < std::clamp<std::int64_t>(got, 0, static_cast<std::int64_t>(choices.size())); ++i) {
+                int type = 0;
+                std::int64_t value = 0;
+                const auto k = choices[static_cast<std::size_t>(i)];
+                if (cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_TYPE, be::TYPE_KNOB_TYPE, 1, &n, &type) == 0 &&
+                    cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_VALUE, be::TYPE_INT64, 1, &n, &value) == 0)
+                    c.knobs.emplace_back(type, value);
+            }
+    }
+    std::sort(c.knobs.begin(), c.knobs.end());
+    c.config = std::to_string(c.engine);
+    for (const auto& [type, value] : c.knobs) c.config += "," + std::to_string(type) + ":" + std::to_string(value);
     int notes[32]{};
     if (cudnn_.backend.get(engine, be::ATTR_ENGINE_NUMERICAL_NOTE, be::TYPE_NUMERICAL_NOTE, 32, &n, notes) == 0)
         c.notes.assign(notes, notes + std::clamp<std::int64_t>(n, 0, 32));
@@ -149,7 +172,7 @@ double GraphConv::time_plan(const Candidate& c, const TimingPlan& tune) {
 }
 
 void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
-                      std::int64_t only) {
+                      const std::string& only) {
     const auto started = std::chrono::steady_clock::now();
     const int dtype = half ? cudnn_api::CUDNN_DATA_HALF : cudnn_api::CUDNN_DATA_FLOAT;
     const std::int64_t xd[4] = {sh.n, sh.c, sh.h, sh.w};
@@ -191,7 +214,7 @@ void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y,
 
     // Heuristics mode A's list, then the fallback list's engines not yet seen.
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-    auto plan_all = [&](std::int64_t only_engine) {
+    auto plan_all = [&](const std::string& only_config) {
         std::vector<std::int64_t> seen;
         int planned = 0;
         bool out_of_time = false;
@@ -205,7 +228,7 @@ void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y,
                     std::find(seen.begin(), seen.end(), c.engine) != seen.end())
                     continue;
                 seen.push_back(c.engine);
-                if (only_engine >= 0 && c.engine != only_engine) continue;  // the kept one alone
+                if (!only_config.empty() && c.config != only_config) continue;  // the kept one alone
                 // As PyTorch: engines that convert the inputs down lose precision.
                 if (has(c.notes, be::NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)) {
                     c.outcome = "skipped: converts its inputs to a lower precision";
@@ -214,14 +237,14 @@ void GraphConv::build(const ConvShape& sh, bool half, void* x, void* w, void* y,
                 }
                 tried_.push_back(std::move(c));
                 out_of_time = elapsed() > budget_s;
-                if (only_engine >= 0) return planned > 0;
+                if (!only_config.empty()) return planned > 0;
             }
         }
         return planned > 0;
     };
-    if (only >= 0 && plan_all(only)) return;
+    if (!only.empty() && plan_all(only)) return;
     tried_.clear();
-    plan_all(-1);
+    plan_all({});
 }
 
 void GraphConv::warm() {
@@ -247,9 +270,9 @@ void GraphConv::tune(const TimingPlan& tune) {
                           {{"graph_configs", candidates_json()}}};
 }
 
-bool GraphConv::use(std::int64_t engine) {
+bool GraphConv::use(const std::string& config) {
     for (auto& c : tried_)
-        if (c.plan && c.engine == engine) {
+        if (c.plan && !config.empty() && c.config == config) {
             c.outcome = "ok (kept from an earlier check)";
             best_ = &c;
             return true;
@@ -270,7 +293,7 @@ nlohmann::json GraphConv::candidates_json() const {
     for (const auto& c : tried_) {
         auto notes = nlohmann::json::array();
         for (int n : c.notes) notes.push_back(note_name(n));
-        nlohmann::json j = {{"engine", c.engine},        {"source", c.source},
+        nlohmann::json j = {{"engine", c.engine},        {"config", c.config},         {"source", c.source},
                             {"notes", notes},            {"runtime_compiled", c.runtime_compiled},
                             {"workspace_bytes", c.workspace}, {"outcome", c.outcome},
                             {"finalize_ms", c.finalize_ms}};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/conv_support.hpp"
@@ -29,23 +30,29 @@ public:
     // engine configurations; stops early once `budget_s` seconds are spent
     // (engines that compile their kernels at run time take a while to
     // finalize). Throws ConvFailure when the graph cannot be built.
-    // `only`: build the plan of that engine alone (the choice an earlier check
-    // kept), or all as above when the heuristics no longer offer it.
+    // `only`: build the plan of that configuration alone (config() of the
+    // choice an earlier check kept), or all as above when the heuristics no
+    // longer offer it.
     void build(const ConvShape& shape, bool half, void* x, void* w, void* y, int max_plans, double budget_s,
-               std::int64_t only = -1);
+               const std::string& only = {});
     // Runs each plan once, untimed: its kernels load at their first launch.
     void warm();
     // Times each plan as `tune` says and keeps the fastest; throws
     // ConvFailure when no engine runs the graph.
     void tune(const TimingPlan& tune);
-    // Takes engine `engine` without timing the others (the choice an earlier
-    // check kept); false when no plan of it was built here.
-    bool use(std::int64_t engine);
+    // Takes configuration `config` without timing the others (the choice an
+    // earlier check kept); false when no plan of it was built here.
+    bool use(const std::string& config);
 
     // cudnnBackendExecute with the fastest plan; throws ConvFailure.
     void forward();
 
     std::int64_t engine() const { return best_ ? best_->engine : -1; }
+    // The chosen configuration: its engine and knob choices, "62,3:1,16:0".
+    // Heuristics offer one engine with many knob settings (on an H100, eight
+    // of engine 62 for fp16, 0.055-0.060 ms), so the engine alone does not
+    // name what won.
+    std::string config() const { return best_ ? best_->config : std::string(); }
     bool tensor_cores() const;  // the chosen engine uses tensor cores (TF32 for float32 data)
     std::size_t workspace_bytes() const { return best_ ? static_cast<std::size_t>(best_->workspace) : 0; }
     std::string label() const;                // "engine 12 (tensor cores)"
@@ -54,6 +61,8 @@ public:
 private:
     struct Candidate {
         std::int64_t engine = -1;
+        std::vector<std::pair<int, std::int64_t>> knobs;  // (knob type, value), by type
+        std::string config;                              // engine and knobs, as config() says
         std::vector<int> notes;
         bool runtime_compiled = false;
         std::string source;  // "heuristics" or "fallback"

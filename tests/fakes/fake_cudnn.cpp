@@ -11,9 +11,10 @@
 // and the backend (graph) API, unless built with FAKE_OMIT_BACKEND:
 //   FAKECUDNN_GRAPH_ENGINES=none   the heuristics offer no engine configuration
 //   FAKECUDNN_GRAPH_WRONG=1        graph-API executions compute wrong values
-// Its engines: heuristics mode A offers 0 (tensor cores), 3 (its plan does not
-// finalize) and 2 (converts inputs down); the fallback list offers 0 again and
-// 1 (compiled at run time, and 2 ms slower than engine 0).
+// Its engines: heuristics mode A offers 0 (tensor cores) twice, with knob 3
+// set to 1 (2 ms slower) and to 2, then 3 (its plan does not finalize) and 2
+// (converts inputs down); the fallback list offers 0 again and 1 (compiled at
+// run time, and 2 ms slower than engine 0).
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -280,17 +281,22 @@ int cudnnConvolutionForward(void* handle, const void* alpha, void* xd, const voi
 // finalizing checks what the real library checks for the calls `check` makes.
 namespace {
 
-enum : int { CONVOLUTION = 1, ENGINE = 2, ENGINECFG = 3, ENGINEHEUR = 4, PLAN = 5, OP_CONV_FWD = 10, GRAPH = 15, PACK = 16, TENSOR = 17 };
+enum : int {
+    CONVOLUTION = 1, ENGINE = 2, ENGINECFG = 3, ENGINEHEUR = 4, PLAN = 5, KNOB_CHOICE = 7, OP_CONV_FWD = 10, GRAPH = 15,
+    PACK = 16, TENSOR = 17
+};
 enum : int {
     T_HANDLE = 0, T_DATA_TYPE = 1, T_BOOLEAN = 2, T_INT64 = 3, T_FLOAT = 4, T_DOUBLE = 5, T_VOID_PTR = 6,
-    T_CONV_MODE = 7, T_HEUR_MODE = 8, T_NUMERICAL_NOTE = 11, T_DESCRIPTOR = 15, T_BEHAVIOR_NOTE = 19
+    T_CONV_MODE = 7, T_HEUR_MODE = 8, T_KNOB_TYPE = 9, T_NUMERICAL_NOTE = 11, T_DESCRIPTOR = 15, T_BEHAVIOR_NOTE = 19
 };
+constexpr int fake_knob_type = 3;  // the one knob this fake's engine 0 has
 
 struct Desc {
     int type;
     bool finalized = false;
     std::map<int, std::vector<unsigned char>> attrs;
     int engine = -1;        // ENGINE / ENGINECFG: which fake engine
+    int64_t knob = -1;      // ENGINECFG / KNOB_CHOICE: the value of knob 3 (-1: the engine has no knob)
     Desc* graph = nullptr;  // ENGINECFG: the graph the heuristics were asked about
     int mode = 0;           // ENGINEHEUR
 };
@@ -310,12 +316,13 @@ const T* attr(const Desc* d, int name, size_t count = 1) {
     return reinterpret_cast<const T*>(it->second.data());
 }
 
-// The engine configurations a heuristics mode offers (see the top of this file).
-std::vector<int> engines_for(int mode) {
+// The engine configurations a heuristics mode offers, (engine, knob value)
+// (see the top of this file).
+std::vector<std::pair<int, int64_t>> engines_for(int mode) {
     const char* e = std::getenv("FAKECUDNN_GRAPH_ENGINES");
     if (e && std::strcmp(e, "none") == 0) return {};
-    if (mode == 3 || mode == 0) return {0, 3, 2};
-    if (mode == 2) return {0, 1};
+    if (mode == 3 || mode == 0) return {{0, 1}, {0, 2}, {3, -1}, {2, -1}};
+    if (mode == 2) return {{0, 2}, {1, -1}};
     return {};
 }
 
@@ -422,7 +429,8 @@ int cudnnBackendGetAttribute(void* dp, int name, int type, int64_t requested, in
         for (size_t i = 0; i < engines.size() && static_cast<int64_t>(i) < requested; ++i) {
             auto* cfg = static_cast<Desc**>(out)[i];
             if (!cfg || cfg->type != ENGINECFG) return bad_param;
-            cfg->engine = engines[i];
+            cfg->engine = engines[i].first;
+            cfg->knob = engines[i].second;
             cfg->graph = desc_attr(d, 201);
             cfg->finalized = true;
         }
@@ -435,6 +443,26 @@ int cudnnBackendGetAttribute(void* dp, int name, int type, int64_t requested, in
         engine->engine = d->engine;
         engine->finalized = true;
         *count = 1;
+        return 0;
+    }
+    if (d->type == ENGINECFG && name == 302 && type == T_DESCRIPTOR) {
+        *count = d->knob >= 0 ? 1 : 0;
+        if (requested >= 1 && *count == 1) {
+            auto* choice = *static_cast<Desc**>(out);
+            if (!choice || choice->type != KNOB_CHOICE) return bad_param;
+            choice->knob = d->knob;
+            choice->finalized = true;
+        }
+        return 0;
+    }
+    if (d->type == KNOB_CHOICE && name == 600 && type == T_KNOB_TYPE) {
+        *count = 1;
+        *static_cast<int*>(out) = fake_knob_type;
+        return 0;
+    }
+    if (d->type == KNOB_CHOICE && name == 601 && type == T_INT64) {
+        *count = 1;
+        *static_cast<int64_t*>(out) = d->knob;
         return 0;
     }
     if (d->type == ENGINE && name == 1301 && type == T_INT64) {
@@ -478,9 +506,10 @@ int cudnnBackendExecute(void* handle, void* plan_p, void* pack_p) {
     if (!x || !w || !y) return bad_param;
     // Engine 0 needs its workspace.
     if (desc_attr(plan, 401)->engine == 0 && !*attr<void*>(pack, 1003)) return bad_param;
-    // Engine 1 is the slow one, so autotuning has a clear winner (engine 0)
-    // and what the tests read from the winner does not depend on timing noise.
-    const bool slow = desc_attr(plan, 401)->engine == 1;
+    // Engine 1 and engine 0 with knob 3 at 1 are the slow ones, so autotuning
+    // has a clear winner (engine 0, knob 3 at 2) and what the tests read from
+    // the winner does not depend on timing noise.
+    const bool slow = desc_attr(plan, 401)->engine == 1 || desc_attr(plan, 401)->knob == 1;
     auto* pads = attr<int64_t>(desc_attr(op, 702), 105, 2);
     const int ph = static_cast<int>(pads[0]), pw = static_cast<int>(pads[1]);
     const float a = *attr<float>(op, 700);
