@@ -93,25 +93,29 @@ void GraphConv::describe(be::Descriptor config, Candidate& c) {
     if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_ENGINE, be::TYPE_BACKEND_DESCRIPTOR, 1, &n, &engine) != 0) return;
     cudnn_.backend.get(engine, be::ATTR_ENGINE_GLOBAL_INDEX, be::TYPE_INT64, 1, &n, &c.engine);
     // The knob choices: what tells apart the configurations of one engine.
-    std::int64_t count = 0;
-    if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_KNOB_CHOICES, be::TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr) ==
-            0 &&
-        count > 0) {
-        std::vector<be::Descriptor> choices;
-        for (std::int64_t i = 0; i < std::min<std::int64_t>(count, 64); ++i)
-            choices.push_back(create(be::KNOB_CHOICE_DESCRIPTOR));
-        std::int64_t got = 0;
-        if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_KNOB_CHOICES, be::TYPE_BACKEND_DESCRIPTOR,
-                               static_cast<std::int64_t>(choices.size()), &got, choices.data()) == 0)
-            for (std::int64_t i = 0; i < std::clamp<std::int64_t>(got, 0, static_cast<std::int64_t>(choices.size())); ++i) {
-                int type = 0;
-                std::int64_t value = 0;
-                const auto k = choices[static_cast<std::size_t>(i)];
-                if (cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_TYPE, be::TYPE_KNOB_TYPE, 1, &n, &type) == 0 &&
-                    cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_VALUE, be::TYPE_INT64, 1, &n, &value) == 0)
-                    c.knobs.emplace_back(type, value);
-            }
+    // cuDNN fills only descriptors made beforehand and gives no count first,
+    // so room is made for every knob type (37 in cuDNN 9's header), as
+    // cudnn_frontend does, and freed once read.
+    constexpr std::int64_t room = 64;
+    std::vector<be::Descriptor> choices;
+    for (std::int64_t i = 0; i < room; ++i) {
+        be::Descriptor k = nullptr;
+        if (cudnn_.backend.create(be::KNOB_CHOICE_DESCRIPTOR, &k) != 0) break;
+        choices.push_back(k);
     }
+    std::int64_t got = 0;
+    if (choices.size() == static_cast<std::size_t>(room) &&
+        cudnn_.backend.get(config, be::ATTR_ENGINECFG_KNOB_CHOICES, be::TYPE_BACKEND_DESCRIPTOR, room, &got,
+                           choices.data()) == 0)
+        for (std::int64_t i = 0; i < std::clamp<std::int64_t>(got, 0, room); ++i) {
+            int type = 0;
+            std::int64_t value = 0;
+            const auto k = choices[static_cast<std::size_t>(i)];
+            if (cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_TYPE, be::TYPE_KNOB_TYPE, 1, &n, &type) == 0 &&
+                cudnn_.backend.get(k, be::ATTR_KNOB_CHOICE_KNOB_VALUE, be::TYPE_INT64, 1, &n, &value) == 0)
+                c.knobs.emplace_back(type, value);
+        }
+    for (auto k : choices) cudnn_.backend.destroy(k);
     std::sort(c.knobs.begin(), c.knobs.end());
     c.config = std::to_string(c.engine);
     for (const auto& [type, value] : c.knobs) c.config += "," + std::to_string(type) + ":" + std::to_string(value);

@@ -1,6 +1,7 @@
 #include "check/conv_support.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -107,7 +108,8 @@ nlohmann::json Timing::to_json(const TimingPlan& plan) const {
                          {"runs", per_call.size()}};
     if (!amortised.empty())
         j["amortised"] = {{"median_ms", amortised_median()}, {"min_ms", amortised.front()}, {"max_ms", amortised.back()},
-                          {"batches", amortised.size()}, {"calls_per_batch", plan.batch}};
+                          {"batches", amortised.size()}, {"calls_per_batch", plan.batch},
+                          {"host_ms_per_run", host_ms_per_run}};
     if (!graphed.empty())
         j["cuda_graph"] = {{"median_ms", graphed_median()}, {"min_ms", graphed.front()}, {"max_ms", graphed.back()},
                            {"launches", graphed.size()}, {"calls_per_graph", plan.batch}};
@@ -121,11 +123,15 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
     for (int i = 0; i < plan.warmup; ++i) run();
     for (int i = 0; i < plan.per_call; ++i) t.per_call.push_back(events.time(run));
     const int batch = std::max(1, plan.batch);
+    double host_ms = 0;
     if (plan.batches > 0)
         for (double ms : events.back_to_back(plan.batches, run, [&] {
+                 const auto from = std::chrono::steady_clock::now();
                  for (int i = 0; i < batch; ++i) run();
+                 host_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
              }))
             t.amortised.push_back(ms / batch);
+    if (plan.batches > 0) t.host_ms_per_run = host_ms / (plan.batches * batch);
     std::sort(t.per_call.begin(), t.per_call.end());
     std::sort(t.amortised.begin(), t.amortised.end());
     return t;

@@ -80,6 +80,9 @@ struct Timing {
     std::vector<double> amortised;  // ms per call of each batch, sorted
     std::vector<double> graphed;    // ms per call of each CUDA-graph launch, sorted (may stay empty)
     std::string graph_error;        // why there is no CUDA-graph figure
+    // The host's time to launch one run in the amortised batches: near the
+    // amortised figure, the host and not the GPU sets the pace.
+    double host_ms_per_run = 0;
     double per_call_median() const;
     double amortised_median() const;
     double graphed_median() const;

@@ -446,8 +446,10 @@ int cudnnBackendGetAttribute(void* dp, int name, int type, int64_t requested, in
         return 0;
     }
     if (d->type == ENGINECFG && name == 302 && type == T_DESCRIPTOR) {
+        // As cuDNN: only into descriptors made beforehand (requested 0 fills nothing).
+        if (requested < 1 || !out) return bad_param;
         *count = d->knob >= 0 ? 1 : 0;
-        if (requested >= 1 && *count == 1) {
+        if (*count == 1) {
             auto* choice = *static_cast<Desc**>(out);
             if (!choice || choice->type != KNOB_CHOICE) return bad_param;
             choice->knob = d->knob;
