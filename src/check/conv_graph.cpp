@@ -93,9 +93,10 @@ void GraphConv::describe(be::Descriptor config, Candidate& c) {
     if (cudnn_.backend.get(config, be::ATTR_ENGINECFG_ENGINE, be::TYPE_BACKEND_DESCRIPTOR, 1, &n, &engine) != 0) return;
     cudnn_.backend.get(engine, be::ATTR_ENGINE_GLOBAL_INDEX, be::TYPE_INT64, 1, &n, &c.engine);
     // The knob choices: what tells apart the configurations of one engine.
-    // cuDNN fills only descriptors made beforehand and gives no count first,
-    // so room is made for every knob type (37 in cuDNN 9's header), as
-    // cudnn_frontend does, and freed once read.
+    // cuDNN writes them into descriptors made beforehand (a count-only query
+    // gave none with cuDNN 9.14 and 9.19: docs/gpu-results.md, run 9), so
+    // room is made for every knob type (CUDNN_KNOB_TYPE_COUNTS, 37 in cuDNN
+    // 9), as cudnn_frontend does, and freed once read.
     constexpr std::int64_t room = 64;
     std::vector<be::Descriptor> choices;
     for (std::int64_t i = 0; i < room; ++i) {
