@@ -136,15 +136,15 @@ except Exception:
 print(f"run {run}:")
 def ms(v):
     return "%.4f" % v if isinstance(v, (int, float)) and v > 0 else "-"
-print("| pair | dtype | cudaenv per call ms | cudaenv amortised ms | cudaenv CUDA graph ms | via | PyTorch per call ms | PyTorch amortised ms | PyTorch CUDA graph ms | amortised vs PyTorch |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| pair | dtype | cudaenv per call ms | cudaenv amortised ms | cudaenv host ms to launch a run | cudaenv CUDA graph ms | via | PyTorch per call ms | PyTorch amortised ms | PyTorch CUDA graph ms | amortised vs PyTorch |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for p in c["pairs"]:
     st = {s["step"]: s for s in p["steps"]}
     for name, dt in (("conv", "fp32"), ("conv_fp16", "fp16")):
         s = st.get(name)
         if not s or s["status"] not in ("ok", "warn"):
             why = (s["status"] + ": " + s["summary"]) if s else "-"
-            print(f"| {p['spec']} | {dt} | {why} | | | | | | | |")
+            print(f"| {p['spec']} | {dt} | {why} | | | | | | | | |")
             continue
         d = s["details"]
         tim = d.get("timing", {})
@@ -152,9 +152,12 @@ for p in c["pairs"]:
         am = tim.get("amortised", {}).get("median_ms", d.get("amortised_ms"))
         gr = tim.get("cuda_graph", {}).get("median_ms")
         via = "%s %s" % (d.get("api", "-"), d.get("algo", ""))
+        if d.get("api") == "graph" and d.get("graph", {}).get("config"):
+            via += " [%s]" % d["graph"]["config"]  # engine and knob choices, as kept
+        host = tim.get("amortised", {}).get("host_ms_per_run")
         tt = t[dt] if t else {}
         vs = "%+.1f%%" % ((am / tt["amortised_ms"] - 1) * 100) if (t and am) else "-"
-        print(f"| {p['spec']} ({p['cudnn'] or 'no cuDNN'}) | {dt} | {ms(pc)} | {ms(am)} | {ms(gr)} | {via} | "
+        print(f"| {p['spec']} ({p['cudnn'] or 'no cuDNN'}) | {dt} | {ms(pc)} | {ms(am)} | {ms(host)} | {ms(gr)} | {via} | "
               f"{ms(tt.get('per_call_ms'))} | {ms(tt.get('amortised_ms'))} | {ms(tt.get('graph_ms'))} | {vs} |")
 if t:
     print()
