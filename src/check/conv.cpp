@@ -195,7 +195,7 @@ namespace {
 // "legacy") and what each API ran, the graph API's configuration as
 // GraphConv::config() names it (engine and knobs). Unknown parts are left out;
 // a choice kept before the knobs were named ("graph=62") names no
-// configuration of today's, so the next check chooses again.
+// configuration that has knobs, so the next check chooses again.
 struct KeptChoice {
     std::string winner;
     int algo = -1, math = 0;

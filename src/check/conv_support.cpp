@@ -122,16 +122,17 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
     Timing t;
     for (int i = 0; i < plan.warmup; ++i) run();
     for (int i = 0; i < plan.per_call; ++i) t.per_call.push_back(events.time(run));
-    const int batch = std::max(1, plan.batch);
-    double host_ms = 0;
-    if (plan.batches > 0)
+    if (plan.batches > 0) {
+        const int batch = std::max(1, plan.batch);
+        double host_ms = 0;
         for (double ms : events.back_to_back(plan.batches, run, [&] {
                  const auto from = std::chrono::steady_clock::now();
                  for (int i = 0; i < batch; ++i) run();
                  host_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
              }))
             t.amortised.push_back(ms / batch);
-    if (plan.batches > 0) t.host_ms_per_run = host_ms / (plan.batches * batch);
+        t.host_ms_per_run = host_ms / (plan.batches * batch);
+    }
     std::sort(t.per_call.begin(), t.per_call.end());
     std::sort(t.amortised.begin(), t.amortised.end());
     return t;
