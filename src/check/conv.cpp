@@ -143,16 +143,24 @@ public:
         hy_.resize(ny_ * elem);
     }
 
-    // One run on an output filled with NaN (so an engine that writes nothing
-    // cannot pass on an earlier result), compared with the CPU reference;
-    // timed only when right (`tol`).
-    Measured measure(const std::function<void()>& run, double tol, const TimingPlan& plan) {
+    // Checked (`verify`: accuracy earlier measured by verify()) or verified now,
+    // then timed only when right (`tol`).
+    Measured measure(const std::function<void()>& run, double tol, const TimingPlan& plan,
+                     const std::optional<Accuracy>& verified = std::nullopt) {
         Measured m;
+        m.accuracy = verified ? *verified : verify(run);
+        if (m.accuracy.rel < tol) m.timing = time_runs(events_, plan, run);
+        return m;
+    }
+
+    // One run on an output filled with NaN (so an engine that writes nothing
+    // cannot pass on an earlier result), compared with the CPU reference.
+    Accuracy verify(const std::function<void()>& run) {
         upload(y, nan_.data(), nan_.size());
         run();
         cuda_check(cuda_, "cudaDeviceSynchronize", cuda_.device_synchronize());
         download(hy_.data(), y, hy_.size());
-        m.accuracy = reference_->compare([&](size_t i) -> double {
+        return reference_->compare([&](size_t i) -> double {
             if (half_) {
                 unsigned short h;
                 std::memcpy(&h, hy_.data() + 2 * i, 2);
@@ -162,8 +170,6 @@ public:
             std::memcpy(&f, hy_.data() + 4 * i, 4);
             return f;
         });
-        if (m.accuracy.rel < tol) m.timing = time_runs(events_, plan, run);
-        return m;
     }
 
     EventPair& events() { return events_; }
@@ -240,6 +246,12 @@ struct ConvCheck::State {
     std::optional<GraphConv> graph;
     std::optional<ConvFailure> failed;         // preparing failed: measure() reports it
     std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
+    // With a kept choice, what the warm-up already did for the timed phase:
+    // each API's kept path run once and checked, the kept winner's runs
+    // captured as a CUDA graph (`captured_graph_api`: which API's).
+    std::optional<Accuracy> legacy_verified, graph_verified;
+    std::optional<CapturedRuns> captured;
+    bool captured_graph_api = false;
     nlohmann::json prepare_ms = nlohmann::json::object();  // where prepare()'s time went
     std::optional<HostInputs> host;                          // made earlier, if given
 };
@@ -268,10 +280,15 @@ void ConvCheck::prepare(bool warm) {
         s.legacy.emplace(s.cuda, s.cudnn, s.req.cudnn_major);
         lap("handle");
         s.legacy->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y);
+        // With a path kept by an earlier check, its first run (which loads its
+        // kernels) is the one that checks its result, and the timed phase only
+        // times it. Else, to warm up, cudnnFind runs every algorithm and every
+        // plan runs once; the timed phase chooses, then checks.
         const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
-        if (warm) {
-            // The kept algorithm alone loads its kernels; else cudnnFind runs every algorithm.
-            if (!(kept.algo >= 0 && s.legacy->use(kept.algo, kept.math))) s.legacy->tune();
+        if (kept.algo >= 0 && s.legacy->use(kept.algo, kept.math)) {
+            s.legacy_verified = s.bench->verify([&] { s.legacy->forward(); });
+        } else if (warm) {
+            s.legacy->tune();
             s.legacy->forward();
         }
         lap("legacy");
@@ -281,13 +298,26 @@ void ConvCheck::prepare(bool warm) {
             try {
                 s.graph->build(s.opts.shape, s.req.half, s.bench->x, s.bench->w, s.bench->y, 10, 1.5, kept.config);
                 lap("graph_plans");
-                if (warm) s.graph->warm();
+                if (!kept.config.empty() && s.graph->use(kept.config))
+                    s.graph_verified = s.bench->verify([&] { s.graph->forward(); });
+                else if (warm)
+                    s.graph->warm();
             } catch (const ConvFailure& f) {
                 s.graph_problem = f;
             }
         }
         if (warm) cuda_check(s.cuda, "cudaDeviceSynchronize", s.cuda.device_synchronize());
         lap("graph_warm");
+        // The kept winner's CUDA graph, captured and instantiated now.
+        const bool graph_won = kept.winner == "graph" && s.graph_verified;
+        if (s.cudnn.set_stream && (graph_won || (kept.winner == "legacy" && s.legacy_verified))) {
+            s.captured_graph_api = graph_won;
+            s.captured.emplace(
+                s.cuda, std::max(1, s.opts.runs),
+                [&](cuda_api::cudaStream_t st) { return s.cudnn.set_stream(s.legacy->handle(), st); },
+                [&] { graph_won ? s.graph->forward() : s.legacy->forward(); });
+            lap("cuda_graph_capture");
+        }
     } catch (const ConvFailure& f) {
         s.failed = f;
     }
@@ -329,11 +359,12 @@ struct Measuring {
 };
 
 // The legacy API, as older frameworks use it: chosen, verified and timed.
-Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
-    // The algorithm an earlier check chose, as it is; else cudnnFind chooses.
-    if (!(m.kept.algo >= 0 && legacy.use(m.kept.algo, m.kept.math))) legacy.tune();
+Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy, const std::optional<Accuracy>& verified) {
+    // The algorithm an earlier check chose, as it is (already in use and
+    // checked when the warm-up ran it: `verified`); else cudnnFind chooses.
+    if (!verified && !(m.kept.algo >= 0 && legacy.use(m.kept.algo, m.kept.math))) legacy.tune();
     m.lap("legacy_choose");
-    Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing);
+    Measured lm = bench.measure([&] { legacy.forward(); }, m.tol, m.timing, verified);
     m.lap("legacy_verify_and_time");
     nlohmann::json legacy_json = {{"algo", legacy.label()},
                                   {"math", legacy.math()},
@@ -357,7 +388,7 @@ Measured measure_legacy(Measuring& m, ConvBench& bench, LegacyConv& legacy) {
 // The graph API, the way the frameworks reach cuDNN's engines: autotuned,
 // verified and timed; nothing when it is missing or failed (`problem` says why).
 std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optional<GraphConv>& graph,
-                                      std::optional<ConvFailure>& problem) {
+                                      std::optional<ConvFailure>& problem, const std::optional<Accuracy>& verified) {
     if (!graph) {
         m.r.details["graph"] = {{"error", "this cuDNN has no graph (backend) API"}};
         return std::nullopt;
@@ -369,7 +400,7 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
         // then five batches of 10 runs, the best batch counting.
         if (!problem && !(!m.kept.config.empty() && graph->use(m.kept.config))) graph->tune(TimingPlan{2, 0, 5, 10});
         m.lap("graph_autotune");
-        if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing);
+        if (!problem) gm = bench.measure([&] { graph->forward(); }, m.tol, m.timing, verified);
         m.lap("graph_verify_and_time");
     } catch (const ConvFailure& f) {
         problem = f;
@@ -399,16 +430,19 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
 // What this pair delivers: the faster of the two ways, amortised, also timed
 // as a CUDA graph (as PyTorch's graph replay runs it), into the result.
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
-                   std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm) {
+                   std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm,
+                   std::optional<CapturedRuns>& captured, bool captured_graph_api) {
     // A winner kept from an earlier check stays while it runs; else the faster.
     const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
     Measured& w = use_graph ? *gm : lm;
-    if (cudnn.set_stream)
-        time_cuda_graph(
-            cuda, bench.events(), m.timing,
-            [&](cuda_api::cudaStream_t s) { return cudnn.set_stream(legacy.handle(), s); },
-            [&] { use_graph ? graph->forward() : legacy.forward(); }, w.timing);
-    else
+    if (cudnn.set_stream) {
+        // Captured in the warm-up when the winner was kept; else now.
+        if (!captured || captured_graph_api != use_graph)
+            captured.emplace(
+                cuda, m.timing.batch, [&](cuda_api::cudaStream_t s) { return cudnn.set_stream(legacy.handle(), s); },
+                [&] { use_graph ? graph->forward() : legacy.forward(); });
+        captured->time(bench.events(), m.timing, w.timing);
+    } else
         w.timing.graph_error = "this cuDNN has no cudnnSetStream";
     m.lap("cuda_graph");
     auto& d = m.r.details;
@@ -459,9 +493,9 @@ StepResult ConvCheck::measure() {
     m.r.step = st.req.half ? "conv_fp16" : "conv";
     try {
         if (st.failed) throw *st.failed;
-        Measured lm = measure_legacy(m, *st.bench, *st.legacy);
-        auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem);
-        report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm);
+        Measured lm = measure_legacy(m, *st.bench, *st.legacy, st.legacy_verified);
+        auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem, st.graph_verified);
+        report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm, st.captured, st.captured_graph_api);
         m.r.details["prepare_ms"] = st.prepare_ms;
         if (st.graph_problem) {
             // The legacy API works, so the pair passes; the frameworks would not.

@@ -138,48 +138,64 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
     return t;
 }
 
-void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& plan,
-                     const std::function<int(cuda_api::cudaStream_t)>& set_stream, const std::function<void()>& run,
-                     Timing& t) {
+CapturedRuns::CapturedRuns(const CudaFns& cuda, int runs,
+                           const std::function<int(cuda_api::cudaStream_t)>& set_stream,
+                           const std::function<void()>& run)
+    : cuda_(cuda), runs_(std::max(1, runs)) {
     const auto& g = cuda.graphs;
     if (!g.available()) {
-        t.graph_error = "this CUDA runtime has no stream capture (CUDA 11.4 or later has)";
+        error_ = "this CUDA runtime has no stream capture (CUDA 11.4 or later has)";
         return;
     }
-    cuda_api::cudaStream_t stream = nullptr;
-    cuda_api::cudaGraph_t graph = nullptr;
-    cuda_api::cudaGraphExec_t exec = nullptr;
     bool capturing = false, on_stream = false;
     try {
-        cuda_check(cuda, "cudaStreamCreate", g.stream_create(&stream));
-        if (int s = set_stream(stream); s != 0)
+        cuda_check(cuda, "cudaStreamCreate", g.stream_create(&stream_));
+        if (int s = set_stream(stream_); s != 0)
             throw ConvFailure{"cudnnSetStream failed with status " + std::to_string(s), "", {}};
         on_stream = true;
-        cuda_check(cuda, "cudaStreamBeginCapture", g.begin_capture(stream, cuda_api::cudaStreamCaptureModeThreadLocal));
+        cuda_check(cuda, "cudaStreamBeginCapture", g.begin_capture(stream_, cuda_api::cudaStreamCaptureModeThreadLocal));
         capturing = true;
-        for (int i = 0; i < std::max(1, plan.batch); ++i) run();
+        for (int i = 0; i < runs_; ++i) run();
         capturing = false;
-        cuda_check(cuda, "cudaStreamEndCapture", g.end_capture(stream, &graph));
-        cuda_check(cuda, "cudaGraphInstantiateWithFlags", g.instantiate(&exec, graph, 0));
-        cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream));  // warm-up
-        cuda_check(cuda, "cudaStreamSynchronize", g.stream_synchronize(stream));
-        const auto launch = [&] { cuda_check(cuda, "cudaGraphLaunch", g.launch(exec, stream)); };
-        for (double ms : events.back_to_back(std::max(1, plan.batches), launch, launch, stream))
-            t.graphed.push_back(ms / std::max(1, plan.batch));
+        cuda_check(cuda, "cudaStreamEndCapture", g.end_capture(stream_, &graph_));
+        on_stream = false;
+        set_stream(nullptr);
+        cuda_check(cuda, "cudaGraphInstantiateWithFlags", g.instantiate(&exec_, graph_, 0));
+        cuda_check(cuda, "cudaGraphLaunch", g.launch(exec_, stream_));  // warm-up
+        cuda_check(cuda, "cudaStreamSynchronize", g.stream_synchronize(stream_));
+    } catch (const ConvFailure& f) {
+        error_ = f.summary;
+    }
+    if (capturing) {
+        cuda_api::cudaGraph_t partial = nullptr;
+        if (g.end_capture(stream_, &partial) == 0 && partial) g.graph_destroy(partial);
+    }
+    if (on_stream) set_stream(nullptr);
+}
+
+CapturedRuns::~CapturedRuns() {
+    const auto& g = cuda_.graphs;
+    if (stream_) g.stream_synchronize(stream_);
+    if (exec_) g.exec_destroy(exec_);
+    if (graph_) g.graph_destroy(graph_);
+    if (stream_) g.stream_destroy(stream_);
+}
+
+void CapturedRuns::time(EventPair& events, const TimingPlan& plan, Timing& t) {
+    t.graphed.clear();
+    if (!error_.empty()) {
+        t.graph_error = error_;
+        return;
+    }
+    try {
+        const auto launch = [&] { cuda_check(cuda_, "cudaGraphLaunch", cuda_.graphs.launch(exec_, stream_)); };
+        for (double ms : events.back_to_back(std::max(1, plan.batches), launch, launch, stream_))
+            t.graphed.push_back(ms / runs_);
         std::sort(t.graphed.begin(), t.graphed.end());
     } catch (const ConvFailure& f) {
         t.graphed.clear();
         t.graph_error = f.summary;
     }
-    if (capturing) {
-        cuda_api::cudaGraph_t partial = nullptr;
-        if (g.end_capture(stream, &partial) == 0 && partial) g.graph_destroy(partial);
-    }
-    if (exec) g.exec_destroy(exec);
-    if (graph) g.graph_destroy(graph);
-    if (stream) g.stream_synchronize(stream);
-    if (on_stream) set_stream(nullptr);
-    if (stream) g.stream_destroy(stream);
 }
 
 double conv_reference_at(const ConvShape& sh, const std::vector<float>& x, const std::vector<float>& w,

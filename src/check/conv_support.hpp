@@ -92,15 +92,33 @@ struct Timing {
 // `run` launches one convolution and throws ConvFailure when it fails.
 Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<void()>& run);
 
-// The third way, as PyTorch's CUDA-graph replay: `plan.batch` runs captured
-// once into a CUDA graph on a stream of its own (`set_stream` points cuDNN's
-// handle at it, and back at null), the graph launched `plan.batches` times
-// back to back behind one untimed launch, an event between launches; no host
-// work per run at all. Fills t.graphed, or
-// t.graph_error when this runtime or library cannot; never throws.
-void time_cuda_graph(const CudaFns& cuda, EventPair& events, const TimingPlan& plan,
-                     const std::function<int(cuda_api::cudaStream_t)>& set_stream, const std::function<void()>& run,
-                     Timing& t);
+// The third way, as PyTorch's CUDA-graph replay: `runs` runs captured once
+// into a CUDA graph on a stream of its own (`set_stream` points cuDNN's
+// handle at it during the capture, then back at null), instantiated and
+// launched once, untimed; time() launches it `plan.batches` times back to back
+// behind one untimed launch, an event between launches: no host work per run
+// at all. Captured apart from the timing so that a kept path's capture and
+// instantiation can happen before the timed phase. Never throws: error() says
+// why there is no graph (this runtime or library cannot).
+class CapturedRuns {
+public:
+    CapturedRuns(const CudaFns& cuda, int runs, const std::function<int(cuda_api::cudaStream_t)>& set_stream,
+                 const std::function<void()>& run);
+    CapturedRuns(const CapturedRuns&) = delete;
+    CapturedRuns& operator=(const CapturedRuns&) = delete;
+    ~CapturedRuns();
+    const std::string& error() const { return error_; }
+    // Fills t.graphed (ms per run), or t.graph_error.
+    void time(EventPair& events, const TimingPlan& plan, Timing& t);
+
+private:
+    const CudaFns& cuda_;
+    int runs_;
+    cuda_api::cudaStream_t stream_ = nullptr;
+    cuda_api::cudaGraph_t graph_ = nullptr;
+    cuda_api::cudaGraphExec_t exec_ = nullptr;
+    std::string error_;
+};
 
 // ---- The CPU reference.
 // Output element `index` (NCHW order) of y = conv(x, w) for NCHW x and KCRS w,

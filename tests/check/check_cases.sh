@@ -89,6 +89,7 @@ kept_choice)
     step_is "$OUT" conv .details.choice_kept false
     step_is "$OUT" conv .details.api graph
     step_is "$OUT" conv .details.graph.config 0,3:2
+    step_is "$OUT" conv '.details.prepare_ms | has("cuda_graph_capture")' false
     run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
     step_is "$OUT" conv .details.api graph
     for s in conv conv_fp16; do
@@ -105,6 +106,10 @@ kept_choice)
         step_is "$OUT" $s .details.api graph
         step_is "$OUT" $s '.details.legacy.timing.amortised.batches' 3
         step_is "$OUT" $s '.details.legacy.rel_error < 5e-3' true
+        # With the path kept, the warm-up checked both ways' results and
+        # captured the winner's CUDA graph: the timed phase only times.
+        step_is "$OUT" $s '.details.prepare_ms | has("cuda_graph_capture")' true
+        step_is "$OUT" $s '.details.timing.cuda_graph.launches' 3
     done
     # The kept winner no longer runs (no graph engine): the legacy way reports.
     FAKECUDNN_GRAPH_ENGINES=none run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
@@ -241,6 +246,10 @@ wrong_result)
     setup12
     FAKECUDNN_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
     has "$(step "$OUT" conv .summary)" "wrong results from the legacy API (IMPLICIT_PRECOMP_GEMM): relative error 0.01"
+    # With a kept choice the result is checked in the warm-up: still reported.
+    run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    FAKECUDNN_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "wrong results from the legacy API (IMPLICIT_PRECOMP_GEMM): relative error 0.01"
     ;;
 graph)
     # The graph API path: heuristics mode A offers engines 0, 3 (no plan) and
@@ -282,6 +291,10 @@ graph_wrong)
     step_is "$OUT" conv .status fail
     has "$(step "$OUT" conv .summary)" "wrong results from the graph API (engine "
     step_is "$OUT" conv '.details.legacy.rel_error < 1e-3' true
+    # The same with the configuration kept, checked in the warm-up.
+    run 0 "$BIN" check 12.6 --json "${SMALL[@]}"
+    FAKECUDNN_GRAPH_WRONG=1 run 1 "$BIN" check 12.6 --json "${SMALL[@]}"
+    has "$(step "$OUT" conv .summary)" "wrong results from the graph API (engine "
     ;;
 graph_status)
     # A failing backend call is named with cuDNN 9's and cuDNN 8's own status names.
