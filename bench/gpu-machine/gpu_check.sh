@@ -58,14 +58,43 @@ if [ "${CHECK_ONLY:-0}" = 1 ]; then "$BIN" check --all >"$RES/check.txt" 2>&1; e
 # of 5 such batches run one after the other behind one untimed call, as
 # cudaenv's check runs its own), and replayed as a CUDA graph (20 calls
 # captured once, the graph launched 10 times between two events, 5 times
-# behind one untimed launch).
+# behind one untimed launch). Like with like means on the same cuDNN: PyTorch
+# runs once per cuDNN the pairs load (step `load`), its own wheel's as it is,
+# any other put in its place with LD_PRELOAD (every libcudnn*.so.9 of that
+# folder, so that the sub-libraries cuDNN opens by name are that release's
+# too; PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK lets a release older than the
+# one PyTorch was built with load). Each run says which cuDNN it reported and
+# from which file its engines came (/proc/self/maps), and a pair is compared
+# only with the run on its own cuDNN.
+mapfile -t CUDNN_DIRS < <("$PY" - "$RES/check-$RUNS.json" <<'PY'
+import json, os, sys
+seen = []
+for p in json.load(open(sys.argv[1]))["pairs"]:
+    for s in p["steps"]:
+        if s["step"] == "load":
+            for lib in s["details"].get("libraries", []):
+                if lib.get("name") == "libcudnn.so.9" and lib.get("path"):
+                    d = os.path.dirname(lib["path"])
+                    if d not in seen: seen.append(d)
+print("\n".join(seen))
+PY
+)
 for r in $(seq 1 "$RUNS"); do
-"$PY" - >"$RES/torch-$r.json" 2>"$RES/torch.err" <<'PY'
-import json, torch, torch.nn.functional as F
+for k in "${!CUDNN_DIRS[@]}"; do
+dir=${CUDNN_DIRS[$k]}
+preload=""
+case $dir in
+    */site-packages/nvidia/cudnn/lib) ;;  # PyTorch's own
+    *) preload=$(printf '%s:' "$dir"/libcudnn*.so.9) ;;
+esac
+CUDNN_DIR=$dir LD_PRELOAD=$preload PYTORCH_SKIP_CUDNN_COMPATIBILITY_CHECK=1 \
+"$PY" - >"$RES/torch-$r-$k.json" 2>"$RES/torch-$k.err" <<'PY'
+import json, os, torch, torch.nn.functional as F
 torch.backends.cudnn.benchmark = True
 torch.backends.cudnn.allow_tf32 = True   # cudaenv's fp32 run uses CUDNN_DEFAULT_MATH, which allows TF32
 out = {"torch": torch.__version__, "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
-       "device": torch.cuda.get_device_name(0)}
+       "device": torch.cuda.get_device_name(0), "cudnn_dir": os.environ["CUDNN_DIR"],
+       "preloaded": bool(os.environ.get("LD_PRELOAD"))}
 def median(v):
     v = sorted(v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
@@ -117,22 +146,35 @@ def bench(dtype, runs=25, batch=200, batches=5, captured=20, replays=10):
             "runs": runs, "batch": batch, "batches": batches, "graph_calls": captured * replays}
 out["fp32"] = bench(torch.float32)
 out["fp16"] = bench(torch.float16)
+out["engines_file"] = sorted({l.split()[-1] for l in open("/proc/self/maps") if "libcudnn_engines_precompiled" in l})
 print(json.dumps(out, indent=2))
 PY
 done
-cp "$RES/torch-$RUNS.json" "$RES/torch.json"
+done
+cp "$RES/torch-$RUNS-0.json" "$RES/torch.json"
 
 # One table per run: per pair and data type, cudaenv's three figures beside
 # PyTorch's (warm check r beside PyTorch's run r).
 for r in $(seq 1 "$RUNS"); do
 "$PY" - "$RES" "$r" >"$RES/summary-$r.md" <<'PY'
-import json, sys, os
+import glob, json, sys, os
 res, run = sys.argv[1], sys.argv[2]
 c = json.load(open(os.path.join(res, f"check-{run}.json")))
-try:
-    t = json.load(open(os.path.join(res, f"torch-{run}.json")))
-except Exception:
-    t = None
+# PyTorch's runs of this round, by the cuDNN folder each ran on.
+torch_runs = {}
+for f in sorted(glob.glob(os.path.join(res, f"torch-{run}-*.json"))):
+    try:
+        t = json.load(open(f))
+        torch_runs[t["cudnn_dir"]] = t
+    except (ValueError, KeyError):
+        pass
+def cudnn_dir(p):
+    for s in p["steps"]:
+        if s["step"] == "load":
+            for lib in s["details"].get("libraries", []):
+                if lib.get("name") == "libcudnn.so.9" and lib.get("path"):
+                    return os.path.dirname(lib["path"])
+    return None
 print(f"run {run}:")
 def ms(v):
     return "%.4f" % v if isinstance(v, (int, float)) and v > 0 else "-"
@@ -155,17 +197,22 @@ for p in c["pairs"]:
         if d.get("api") == "graph" and d.get("graph", {}).get("config"):
             via += " [%s]" % d["graph"]["config"]  # engine and knob choices, as kept
         host = tim.get("amortised", {}).get("host_ms_per_run")
+        t = torch_runs.get(cudnn_dir(p))
+        ran = t and "%d.%d.%d" % (t["cudnn"] // 10000, t["cudnn"] % 10000 // 100, t["cudnn"] % 100)
+        if t and ran != st["versions"]["details"].get("cudnnGetVersion", {}).get("decoded"):
+            t = None  # the preload did not take: not the same cuDNN
         tt = t[dt] if t else {}
-        vs = "%+.1f%%" % ((am / tt["amortised_ms"] - 1) * 100) if (t and am) else "-"
+        vs = "%+.1f%%" % ((am / tt["amortised_ms"] - 1) * 100) if (t and am) else "- (no PyTorch run on this cuDNN)"
         print(f"| {p['spec']} ({p['cudnn'] or 'no cuDNN'}) | {dt} | {ms(pc)} | {ms(am)} | {ms(host)} | {ms(gr)} | {via} | "
               f"{ms(tt.get('per_call_ms'))} | {ms(tt.get('amortised_ms'))} | {ms(tt.get('graph_ms'))} | {vs} |")
-if t:
+for d, t in torch_runs.items():
     print()
-    print(f"PyTorch {t['torch']} (CUDA {t['cuda']}, cuDNN {t['cudnn']}) on {t['device']}, cudnn.benchmark, allow_tf32. "
+    print(f"PyTorch {t['torch']} (CUDA {t['cuda']}) on cuDNN {t['cudnn']} from {d}"
+          f"{' (put in place of its own with LD_PRELOAD)' if t['preloaded'] else ' (its own)'}, engines from "
+          f"{', '.join(t.get('engines_file', [])) or '?'}, on {t['device']}, cudnn.benchmark, allow_tf32. "
           f"Per call: median of {t['fp32']['runs']} event-timed calls; amortised: median of {t['fp32']['batches']} batches "
           f"of {t['fp32']['batch']} back-to-back calls; CUDA graph: {t['fp32']['graph_calls']} captured calls replayed. "
-          f"fp32 rel. error {t['fp32']['rel_error']:.2e}. Compare like with like: the row whose cuDNN is PyTorch's "
-          f"(pip nvidia/cudnn) is the same library.")
+          f"fp32 rel. error {t['fp32']['rel_error']:.2e}. Each pair is compared with the PyTorch run on its own cuDNN.")
 print()
 print("Per pair, the check as a whole (`seconds`):", ", ".join(f"{p['spec']} {p['seconds']:.2f} s" for p in c["pairs"]))
 PY
