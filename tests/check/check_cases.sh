@@ -500,6 +500,11 @@ parallel)
                   | [$c[] as $x | $t[] | select(.s != $x.s and $x.w[0] < .b and .a < $x.w[1])] | length' 0
     # Someone waited for the GPU: the phases really were serialized, not merely apart.
     jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv") | .details.gpu_wait_ms] | max > 0' true
+    # Again, with every pair's path kept: checked and captured in the warm-up.
+    run 0 "$BIN" check --all --json "${SMALL[@]}"
+    jq_is "$OUT" '[.pairs[].status] | unique | join(",")' pass
+    jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv" or .step == "conv_fp16")
+                   | [.details.choice_kept, (.details.prepare_ms | has("cuda_graph_capture"))]] | flatten | unique | join(",")' true
     # Alone, a pair takes no lock and waits for nothing.
     run 0 "$BIN" check 12.6.3 --json "${SMALL[@]}"
     step_is "$OUT" conv '.details | has("gpu_wait_ms")' false
