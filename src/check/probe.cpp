@@ -5,8 +5,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <future>
 #include <cstdlib>
+#include <future>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -22,20 +23,64 @@ class Watchdog {
 public:
     explicit Watchdog(double timeout_s) {
         if (timeout_s <= 0) return;
-        deadline_ms_ = now_ms() + static_cast<long long>(timeout_s * 1000);
+        deadline_us_ = now_us() + static_cast<long long>(timeout_s * 1e6);
         std::thread([this] {
-            while (now_ms() < deadline_ms_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            while (now_us() < deadline_us_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
             std::_Exit(probe_timeout_status);
         }).detach();
     }
-    void extend(double ms) { deadline_ms_ += static_cast<long long>(ms); }
+    // In microseconds, so that many short waits told one by one add up.
+    void extend(double ms) { deadline_us_ += static_cast<long long>(ms * 1000); }
 
 private:
-    static long long now_ms() {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+    static long long now_us() {
+        return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     }
-    std::atomic<long long> deadline_ms_{0};
+    std::atomic<long long> deadline_us_{0};
+};
+
+// The timing lock (ProbeOptions::timing_lock), held shared from the child's
+// start; finish() lets it go, then waits until it can be had exclusive: every
+// child has timed (or ended), so what this one frees next, and its CUDA
+// context torn down as it ends, falls into nobody's timed phase. The wait is
+// not the child's own work (the watchdog is told), and at most its timeout.
+class TimingBarrier {
+public:
+    TimingBarrier(const ProbeOptions& opts, Watchdog& watchdog) : opts_(opts), watchdog_(watchdog) {
+        if (opts.timing_lock.empty()) return;
+        try {
+            held_.emplace(opts.timing_lock, true, platform::FileLock::Mode::shared);
+        } catch (const std::exception&) {
+            // No lock file: no barrier; the parent made its folder, so this is rare.
+        }
+    }
+    TimingBarrier(const TimingBarrier&) = delete;
+    TimingBarrier& operator=(const TimingBarrier&) = delete;
+    ~TimingBarrier() { finish(); }
+    void finish() noexcept {
+        if (!held_) return;
+        held_.reset();
+        const auto from = std::chrono::steady_clock::now();
+        const std::chrono::duration<double> limit(opts_.timeout_s > 0 ? opts_.timeout_s : 60);
+        double told_ms = 0;  // the watchdog, told as the wait goes on
+        try {
+            for (auto now = from; now - from < limit; now = std::chrono::steady_clock::now()) {
+                const double waited_ms = std::chrono::duration<double, std::milli>(now - from).count();
+                watchdog_.extend(waited_ms - told_ms);
+                told_ms = waited_ms;
+                platform::FileLock all(opts_.timing_lock, false, platform::FileLock::Mode::exclusive);
+                if (all.locked()) break;
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
+        } catch (const std::exception&) {
+        }
+    }
+
+private:
+    const ProbeOptions& opts_;
+    Watchdog& watchdog_;
+    std::optional<platform::FileLock> held_;
 };
 
 long long unix_ms() {
@@ -59,7 +104,7 @@ std::string choice_for(const std::string& kept, const std::string& gpu) {
 // Steps 5 and 6: the convolution in fp32, then fp16 where the GPU has tensor
 // cores, verified and timed.
 // `host`: the inputs of the fp32 and fp16 convolutions, made while the context was created.
-void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* host) {
+void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std::future<HostInputs>* host) {
     // The choice an earlier check kept for this GPU (store/conv_choice), by its
     // compute capability and multiprocessors.
     const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
@@ -111,6 +156,12 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
         warm_ms = ms_since(t0);
         warm_to = unix_ms();
     }
+    // At the end, in reverse: the GPU lock let go (the next pair times), the
+    // wait for every pair to have timed, then the convolutions freed.
+    struct AtEnd {
+        TimingBarrier& barrier;
+        ~AtEnd() { barrier.finish(); }
+    } at_end{barrier};
     std::optional<platform::FileLock> gpu_token;
     if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
@@ -145,6 +196,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
 int run_probe(const ProbeOptions& opts, std::ostream& out) {
     // Lives as long as the process: its thread may still be watching at exit.
     static Watchdog* watchdog = new Watchdog(opts.gpu_lock.empty() ? 0 : opts.timeout_s);
+    TimingBarrier barrier(opts, *watchdog);
     Probe p{opts, out, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, false, false, 0, 0};
     p.tk = detect_toolkit(opts.toolkit);
     if (!p.tk) {
@@ -183,7 +235,7 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         p.emit({"conv", Status::skip, "no cuDNN in this pair: the convolution needs cuDNN", "", nlohmann::json::object()});
         return 0;
     }
-    run_convolutions(p, *watchdog, host);
+    run_convolutions(p, *watchdog, barrier, host);
     return 0;
 }
 

@@ -181,7 +181,8 @@ ChildRun prepare_child(const Pair& pair, const std::string& spec, Store& store, 
     // child that cannot keep it.
     run.kill_after = opts.timeout;
     if (!opts.gpu_lock.empty()) {
-        argv.insert(argv.end(), {"--gpu-lock", fsx::to_utf8(opts.gpu_lock), "--timeout",
+        argv.insert(argv.end(), {"--gpu-lock", fsx::to_utf8(opts.gpu_lock), "--timing-lock",
+                                 fsx::to_utf8(opts.timing_lock), "--timeout",
                                  std::to_string(std::chrono::duration<double>(opts.timeout).count())});
         run.kill_after = opts.timeout * 8;
     }
@@ -300,6 +301,7 @@ std::vector<PairResult> check_pairs(const std::vector<Pair>& pairs, Store& store
     RunOptions shared = opts;
     ensure_writable_dir(store.tmp_dir());
     shared.gpu_lock = store.check_gpu_lock_file();
+    shared.timing_lock = store.check_timing_lock_file();
     // Taken once here so that a lock file that cannot be made fails now, not in every child.
     { platform::FileLock probe_lock(shared.gpu_lock, true); }
     std::vector<ChildRun> runs;

@@ -18,8 +18,9 @@ struct RunOptions {
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
     std::optional<ConvShape> shape;
     int runs = 25;
-    // Set by check_pairs: the GPU lock the children share (empty: one child, no lock).
-    std::filesystem::path gpu_lock;
+    // Set by check_pairs: the GPU lock the children share (empty: one child, no
+    // lock), and the lock each child holds until it has timed (ProbeOptions).
+    std::filesystem::path gpu_lock, timing_lock;
 };
 
 // The child's program, cudaenv-probe beside this executable (linked

@@ -16,7 +16,7 @@ namespace cudaenv {
 namespace {
 
 struct ProbeArgs {
-    std::string toolkit, cudnn, variant, shape, gpu_lock, choice_fp32, choice_fp16;
+    std::string toolkit, cudnn, variant, shape, gpu_lock, timing_lock, choice_fp32, choice_fp16;
     int runs = 25;
     double timeout = 0;
 };
@@ -33,6 +33,7 @@ void run_probe_cmd(Context& ctx, const ProbeArgs& a) {
     }
     o.runs = a.runs;
     if (!a.gpu_lock.empty()) o.gpu_lock = fsx::from_utf8(a.gpu_lock);
+    if (!a.timing_lock.empty()) o.timing_lock = fsx::from_utf8(a.timing_lock);
     o.timeout_s = a.timeout;
     o.conv_choice[0] = a.choice_fp32;
     o.conv_choice[1] = a.choice_fp16;
@@ -49,6 +50,7 @@ void register_probe(CLI::App* probe, Context& ctx) {
     probe->add_option("--shape", a->shape);
     probe->add_option("--runs", a->runs);
     probe->add_option("--gpu-lock", a->gpu_lock);
+    probe->add_option("--timing-lock", a->timing_lock);
     probe->add_option("--timeout", a->timeout);
     probe->add_option("--conv-choice", a->choice_fp32);       // kept from an earlier check (store/conv_choice)
     probe->add_option("--conv-choice-fp16", a->choice_fp16);

@@ -49,6 +49,9 @@ public:
     fs::path install_lock_file() const { return tmp_dir() / "install.lock"; }
     // Held by check's child while it times the GPU: one timing at a time (check/runner).
     fs::path check_gpu_lock_file() const { return tmp_dir() / "check-gpu.lock"; }
+    // Held (shared) by check's child until it has timed: none ends, freeing
+    // the GPU, while another times (check/probe).
+    fs::path check_timing_lock_file() const { return tmp_dir() / "check-timing.lock"; }
     fs::path checks_file() const { return root_ / "checks.toml"; }
     // checks/<host>-<id>.json: the last result per pair on each node (store/node_checks.hpp).
     fs::path node_checks_dir() const { return root_ / "checks"; }

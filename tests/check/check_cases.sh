@@ -501,7 +501,13 @@ parallel)
     # Someone waited for the GPU: the phases really were serialized, not merely apart.
     jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv") | .details.gpu_wait_ms] | max > 0' true
     # Again, with every pair's path kept: checked and captured in the warm-up.
-    run 0 "$BIN" check --all --json "${SMALL[@]}"
+    # No child frees GPU memory (nor ends, tearing its context down) before
+    # every pair has timed.
+    FAKECUDA_FREE_LOG=$T/frees run 0 "$BIN" check --all --json "${SMALL[@]}"
+    last_timed=$(jq '[.pairs[].steps[] | select(.step == "conv_fp16") | .details.timed_phase_unix_ms[1]] | max' <<<"$OUT")
+    first_free=$(sort -n "$T/frees" | head -1)
+    [ -n "$first_free" ] && [ "$first_free" -ge "$last_timed" ] ||
+        fail "a child freed GPU memory at $first_free, before the last timed phase ended at $last_timed"
     jq_is "$OUT" '[.pairs[].status] | unique | join(",")' pass
     jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv" or .step == "conv_fp16")
                    | [.details.choice_kept, (.details.prepare_ms | has("cuda_graph_capture"))]] | flatten | unique | join(",")' true

@@ -11,7 +11,9 @@
 //   FAKECUDA_CRASH / FAKECUDA_HANG = <function name>
 //   FAKECUDA_LOAD_SLEEP_MS    sleep this long when the library is loaded (a
 //                             real runtime plus driver take about a second)
+//   FAKECUDA_FREE_LOG         append "<unix ms>" to this file at each cudaFree of memory
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -97,6 +99,14 @@ int cudaMalloc(void** p, size_t n) {
 }
 
 int cudaFree(void* p) {
+    if (const char* log = std::getenv("FAKECUDA_FREE_LOG"); log && p) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+        if (FILE* f = std::fopen(log, "a")) {
+            std::fprintf(f, "%lld\n", static_cast<long long>(ms));
+            std::fclose(f);
+        }
+    }
     std::free(p);
     return 0;
 }
