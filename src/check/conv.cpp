@@ -308,19 +308,26 @@ void ConvCheck::prepare(bool warm) {
         }
         if (warm) cuda_check(s.cuda, "cudaDeviceSynchronize", s.cuda.device_synchronize());
         lap("graph_warm");
-        // The kept winner's CUDA graph, captured and instantiated now.
-        const bool graph_won = kept.winner == "graph" && s.graph_verified;
-        if (s.cudnn.set_stream && (graph_won || (kept.winner == "legacy" && s.legacy_verified))) {
-            s.captured_graph_api = graph_won;
-            s.captured.emplace(
-                s.cuda, std::max(1, s.opts.runs),
-                [&](cuda_api::cudaStream_t st) { return s.cudnn.set_stream(s.legacy->handle(), st); },
-                [&] { graph_won ? s.graph->forward() : s.legacy->forward(); });
-            lap("cuda_graph_capture");
-        }
     } catch (const ConvFailure& f) {
         s.failed = f;
     }
+}
+
+// The kept winner's runs captured and instantiated as a CUDA graph before the
+// timed phase; report_winner captures them there otherwise.
+void ConvCheck::capture() {
+    auto& s = *s_;
+    if (s.failed || !s.cudnn.set_stream || !s.legacy) return;
+    const auto from = std::chrono::steady_clock::now();
+    const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
+    const bool graph_won = kept.winner == "graph" && s.graph_verified && !s.graph_problem;
+    if (!graph_won && !(kept.winner == "legacy" && s.legacy_verified)) return;
+    s.captured_graph_api = graph_won;
+    s.captured.emplace(
+        s.cuda, std::max(1, s.opts.runs),
+        [&](cuda_api::cudaStream_t st) { return s.cudnn.set_stream(s.legacy->handle(), st); },
+        [&] { graph_won ? s.graph->forward() : s.legacy->forward(); });
+    s.prepare_ms["cuda_graph_capture"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
 }
 
 StepResult run_conv(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req) {

@@ -153,6 +153,9 @@ void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std:
         if (conv16) half = std::async(std::launch::async, [&] { conv16->prepare(warm); });
         conv32.prepare(warm);
         if (half.valid()) half.get();
+        // Alone: another thread's work on the legacy stream would break a capture.
+        conv32.capture();
+        if (conv16) conv16->capture();
         warm_ms = ms_since(t0);
         warm_to = unix_ms();
     }

@@ -68,9 +68,12 @@ struct HostInputs {
 // One convolution step (conv or conv_fp16) in two phases, so that pairs
 // checked at once can share a GPU: prepare() (the inputs on the GPU, the
 // legacy descriptors, the graph's plans and, with `warm`, one untimed run of
-// every algorithm and plan, which loads their kernels) needs no GPU of its
-// own; measure() (choose, verify, time) must have the GPU alone. Neither
-// throws: a failure is measure()'s result.
+// every algorithm and plan, which loads their kernels; a kept path run once
+// and checked) and capture() (a kept winner's runs captured as a CUDA graph)
+// need no GPU of their own; measure() (choose, verify, time) must have the
+// GPU alone. prepare() may run beside another ConvCheck's on another thread;
+// capture() must not (a capture fails when another thread uses the legacy
+// default stream meanwhile). None throws: a failure is measure()'s result.
 class ConvCheck {
 public:
     ConvCheck(const CudaFns& cuda, const CudnnFns& cudnn, const ProbeOptions& opts, const ConvRequest& req,
@@ -79,6 +82,7 @@ public:
     ConvCheck& operator=(const ConvCheck&) = delete;
     ~ConvCheck();
     void prepare(bool warm);
+    void capture();
     StepResult measure();
 
 private:
