@@ -135,11 +135,16 @@ void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std:
         watchdog.extend(ms);
         return ms;
     };
-    ConvCheck conv32(p.cuda, p.cudnn, opts, req, host[0].valid() ? std::optional(host[0].get()) : std::nullopt);
-    std::optional<ConvCheck> conv16;
+    // Never destroyed: the child ends right after its convolutions, and the
+    // driver frees a context's memory, plans and handles at once as it tears
+    // the context down, where destroying them one by one (each cudaFree
+    // synchronizes the whole GPU) only adds to the end of a check --all.
+    auto& conv32 = *new ConvCheck(p.cuda, p.cudnn, opts, req,
+                                  host[0].valid() ? std::optional(host[0].get()) : std::nullopt);
+    ConvCheck* conv16 = nullptr;
     if (fp16)
-        conv16.emplace(p.cuda, p.cudnn, opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major},
-                       host[1].valid() ? std::optional(host[1].get()) : std::nullopt);
+        conv16 = new ConvCheck(p.cuda, p.cudnn, opts, ConvRequest{true, req.cc_major, req.cc_minor, req.cudnn_major},
+                               host[1].valid() ? std::optional(host[1].get()) : std::nullopt);
     {
         std::optional<platform::FileLock> shared;
         if (!opts.gpu_lock.empty()) waited_ms += take(shared, platform::FileLock::Mode::shared);
@@ -159,8 +164,8 @@ void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std:
         warm_ms = ms_since(t0);
         warm_to = unix_ms();
     }
-    // At the end, in reverse: the GPU lock let go (the next pair times), the
-    // wait for every pair to have timed, then the convolutions freed.
+    // At the end, in reverse: the GPU lock let go (the next pair times), then
+    // the wait for every pair to have timed before this child ends.
     struct AtEnd {
         TimingBarrier& barrier;
         ~AtEnd() { barrier.finish(); }

@@ -31,9 +31,8 @@ struct ProbeOptions {
     std::filesystem::path gpu_lock;
     // With gpu_lock: a lock every child holds shared from its start until it
     // has timed; then it waits until it can take it exclusive (every child
-    // has timed) before it frees anything on the GPU or ends (which tears
-    // its CUDA context down), so that no child's cleanup falls into
-    // another's timed phase.
+    // has timed) before it ends (which tears its CUDA context down), so that
+    // no child's cleanup falls into another's timed phase.
     std::filesystem::path timing_lock;
     // With gpu_lock: the child ends itself (exit status probe_timeout_status)
     // once its own work, not counting the wait for the lock, passes this.
