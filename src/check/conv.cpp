@@ -143,8 +143,8 @@ public:
         hy_.resize(ny_ * elem);
     }
 
-    // Checked (`verify`: accuracy earlier measured by verify()) or verified now,
-    // then timed only when right (`tol`).
+    // Verified now, or already (`verified`: what verify() found in the
+    // warm-up), then timed only when right (`tol`).
     Measured measure(const std::function<void()>& run, double tol, const TimingPlan& plan,
                      const std::optional<Accuracy>& verified = std::nullopt) {
         Measured m;

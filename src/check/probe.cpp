@@ -42,9 +42,9 @@ private:
 
 // The timing lock (ProbeOptions::timing_lock), held shared from the child's
 // start; finish() lets it go, then waits until it can be had exclusive: every
-// child has timed (or ended), so what this one frees next, and its CUDA
-// context torn down as it ends, falls into nobody's timed phase. The wait is
-// not the child's own work (the watchdog is told), and at most its timeout.
+// child has timed (or ended), so this one's CUDA context, torn down as it
+// ends, goes in nobody's timed phase. The wait is not the child's own work
+// (the watchdog is told), and at most its timeout.
 class TimingBarrier {
 public:
     TimingBarrier(const ProbeOptions& opts, Watchdog& watchdog) : opts_(opts), watchdog_(watchdog) {
