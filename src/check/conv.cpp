@@ -232,6 +232,24 @@ std::string choice_text(bool graph_won, const LegacyConv& legacy, const std::opt
 
 }  // namespace
 
+// The winner's runs captured as a CUDA graph (CapturedRuns), and which API's.
+// Outside the anonymous namespace, since ConvCheck::State holds one.
+struct CapturedWinner {
+    std::optional<CapturedRuns> runs;
+    bool graph_api = false;
+
+    // Captures `runs_per_graph` runs of the graph API's path, or the legacy
+    // one's, unless they are captured already.
+    void capture(const CudaFns& cuda, const CudnnFns& cudnn, LegacyConv& legacy, std::optional<GraphConv>& graph,
+                 int runs_per_graph, bool use_graph) {
+        if (runs && graph_api == use_graph) return;
+        graph_api = use_graph;
+        runs.emplace(
+            cuda, runs_per_graph, [&](cuda_api::cudaStream_t st) { return cudnn.set_stream(legacy.handle(), st); },
+            [&] { use_graph ? graph->forward() : legacy.forward(); });
+    }
+};
+
 struct ConvCheck::State {
     State(const CudaFns& c, const CudnnFns& d, const ProbeOptions& o, const ConvRequest& r)
         : cuda(c), cudnn(d), opts(o), req(r) {}
@@ -248,10 +266,9 @@ struct ConvCheck::State {
     std::optional<ConvFailure> graph_problem;  // the graph API failed where the legacy one may not
     // With a kept choice, what the warm-up already did for the timed phase:
     // each API's kept path run once and checked, the kept winner's runs
-    // captured as a CUDA graph (`captured_graph_api`: which API's).
+    // captured as a CUDA graph.
     std::optional<Accuracy> legacy_verified, graph_verified;
-    std::optional<CapturedRuns> captured;
-    bool captured_graph_api = false;
+    CapturedWinner captured;
     nlohmann::json prepare_ms = nlohmann::json::object();  // where prepare()'s time went
     std::optional<HostInputs> host;                          // made earlier, if given
 };
@@ -322,11 +339,7 @@ void ConvCheck::capture() {
     const auto kept = parse_choice(s.opts.conv_choice[s.req.half ? 1 : 0]);
     const bool graph_won = kept.winner == "graph" && s.graph_verified && !s.graph_problem;
     if (!graph_won && !(kept.winner == "legacy" && s.legacy_verified)) return;
-    s.captured_graph_api = graph_won;
-    s.captured.emplace(
-        s.cuda, std::max(1, s.opts.runs),
-        [&](cuda_api::cudaStream_t st) { return s.cudnn.set_stream(s.legacy->handle(), st); },
-        [&] { graph_won ? s.graph->forward() : s.legacy->forward(); });
+    s.captured.capture(s.cuda, s.cudnn, *s.legacy, s.graph, std::max(1, s.opts.runs), graph_won);
     s.prepare_ms["cuda_graph_capture"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
 }
 
@@ -438,17 +451,14 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
 // as a CUDA graph (as PyTorch's graph replay runs it), into the result.
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
                    std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm,
-                   std::optional<CapturedRuns>& captured, bool captured_graph_api) {
+                   CapturedWinner& captured) {
     // A winner kept from an earlier check stays while it runs; else the faster.
     const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream) {
         // Captured in the warm-up when the winner was kept; else now.
-        if (!captured || captured_graph_api != use_graph)
-            captured.emplace(
-                cuda, m.timing.batch, [&](cuda_api::cudaStream_t s) { return cudnn.set_stream(legacy.handle(), s); },
-                [&] { use_graph ? graph->forward() : legacy.forward(); });
-        captured->time(bench.events(), m.timing, w.timing);
+        captured.capture(cuda, cudnn, legacy, graph, m.timing.batch, use_graph);
+        captured.runs->time(bench.events(), m.timing, w.timing);
     } else
         w.timing.graph_error = "this cuDNN has no cudnnSetStream";
     m.lap("cuda_graph");
@@ -502,7 +512,7 @@ StepResult ConvCheck::measure() {
         if (st.failed) throw *st.failed;
         Measured lm = measure_legacy(m, *st.bench, *st.legacy, st.legacy_verified);
         auto gm = measure_graph(m, *st.bench, st.graph, st.graph_problem, st.graph_verified);
-        report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm, st.captured, st.captured_graph_api);
+        report_winner(m, st.cuda, st.cudnn, *st.bench, *st.legacy, st.graph, lm, gm, st.captured);
         m.r.details["prepare_ms"] = st.prepare_ms;
         if (st.graph_problem) {
             // The legacy API works, so the pair passes; the frameworks would not.

@@ -98,7 +98,7 @@ Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<
 // launched once, untimed; time() launches it `plan.batches` times back to back
 // behind one untimed launch, an event between launches: no host work per run
 // at all. Captured apart from the timing so that a kept path's capture and
-// instantiation can happen before the timed phase. Never throws: error() says
+// instantiation can happen before the timed phase. Never throws: time() says
 // why there is no graph (this runtime or library cannot).
 class CapturedRuns {
 public:
@@ -107,7 +107,6 @@ public:
     CapturedRuns(const CapturedRuns&) = delete;
     CapturedRuns& operator=(const CapturedRuns&) = delete;
     ~CapturedRuns();
-    const std::string& error() const { return error_; }
     // Fills t.graphed (ms per run), or t.graph_error.
     void time(EventPair& events, const TimingPlan& plan, Timing& t);
 

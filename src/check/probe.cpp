@@ -41,7 +41,7 @@ private:
 };
 
 // The timing lock (ProbeOptions::timing_lock), held shared from the child's
-// start; finish() lets it go, then waits until it can be had exclusive: every
+// start; its destructor lets it go, then waits until it can be had exclusive: every
 // child has timed (or ended), so this one's CUDA context, torn down as it
 // ends, goes in nobody's timed phase. The wait is not the child's own work
 // (the watchdog is told), and at most its timeout.
@@ -57,8 +57,7 @@ public:
     }
     TimingBarrier(const TimingBarrier&) = delete;
     TimingBarrier& operator=(const TimingBarrier&) = delete;
-    ~TimingBarrier() { finish(); }
-    void finish() noexcept {
+    ~TimingBarrier() {
         if (!held_) return;
         held_.reset();
         const auto from = std::chrono::steady_clock::now();
@@ -104,7 +103,7 @@ std::string choice_for(const std::string& kept, const std::string& gpu) {
 // Steps 5 and 6: the convolution in fp32, then fp16 where the GPU has tensor
 // cores, verified and timed.
 // `host`: the inputs of the fp32 and fp16 convolutions, made while the context was created.
-void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std::future<HostInputs>* host) {
+void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* host) {
     // The choice an earlier check kept for this GPU (store/conv_choice), by its
     // compute capability and multiprocessors.
     const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
@@ -164,12 +163,6 @@ void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std:
         warm_ms = ms_since(t0);
         warm_to = unix_ms();
     }
-    // At the end, in reverse: the GPU lock let go (the next pair times), then
-    // the wait for every pair to have timed before this child ends.
-    struct AtEnd {
-        TimingBarrier& barrier;
-        ~AtEnd() { barrier.finish(); }
-    } at_end{barrier};
     std::optional<platform::FileLock> gpu_token;
     if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
@@ -204,6 +197,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog, TimingBarrier& barrier, std:
 int run_probe(const ProbeOptions& opts, std::ostream& out) {
     // Lives as long as the process: its thread may still be watching at exit.
     static Watchdog* watchdog = new Watchdog(opts.gpu_lock.empty() ? 0 : opts.timeout_s);
+    // Let go last, as this returns: the child then ends (exit_process).
     TimingBarrier barrier(opts, *watchdog);
     Probe p{opts, out, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, false, false, 0, 0};
     p.tk = detect_toolkit(opts.toolkit);
@@ -243,7 +237,7 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
         p.emit({"conv", Status::skip, "no cuDNN in this pair: the convolution needs cuDNN", "", nlohmann::json::object()});
         return 0;
     }
-    run_convolutions(p, *watchdog, barrier, host);
+    run_convolutions(p, *watchdog, host);
     return 0;
 }
 
