@@ -45,6 +45,7 @@ inline constexpr int cudaStreamCaptureModeThreadLocal = 1;  // enum cudaStreamCa
       (float*, cudaEvent_t, cudaEvent_t))                                                       \
     X(EventDestroy, event_destroy, cudaEventDestroy, cudaError_t, (cudaEvent_t))                \
     X(DeviceSynchronize, device_synchronize, cudaDeviceSynchronize, cudaError_t, ())            \
+    X(DeviceReset, device_reset, cudaDeviceReset, cudaError_t, ())                              \
     X(GetErrorString, get_error_string, cudaGetErrorString, const char*, (cudaError_t))
 
 // CUDA graphs (stream capture, CUDA 11.4 and later): optional, for the CUDA-graph timing.

@@ -40,11 +40,16 @@ private:
     std::atomic<long long> deadline_us_{0};
 };
 
+long long unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 // The timing lock (ProbeOptions::timing_lock), held shared from the child's
-// start; its destructor lets it go, then waits until it can be had exclusive: every
-// child has timed (or ended), so this one's CUDA context, torn down as it
-// ends, goes in nobody's timed phase. The wait is not the child's own work
-// (the watchdog is told), and at most its timeout.
+// start; its destructor lets it go, then, if this child timed (times()), waits
+// until it can be had exclusive: every child has timed (or ended), so this
+// one's CUDA context, torn down as it ends, goes in nobody's timed phase. The
+// wait is not the child's own work (the watchdog is told), and at most its
+// timeout. A child that times nothing does not wait (end_untimed).
 class TimingBarrier {
 public:
     TimingBarrier(const ProbeOptions& opts, Watchdog& watchdog) : opts_(opts), watchdog_(watchdog) {
@@ -57,9 +62,11 @@ public:
     }
     TimingBarrier(const TimingBarrier&) = delete;
     TimingBarrier& operator=(const TimingBarrier&) = delete;
+    void times() { times_ = true; }
     ~TimingBarrier() {
         if (!held_) return;
         held_.reset();
+        if (!times_) return;
         const auto from = std::chrono::steady_clock::now();
         const std::chrono::duration<double> limit(opts_.timeout_s > 0 ? opts_.timeout_s : 60);
         double told_ms = 0;  // the watchdog, told as the wait goes on
@@ -80,12 +87,30 @@ private:
     const ProbeOptions& opts_;
     Watchdog& watchdog_;
     std::optional<platform::FileLock> held_;
+    bool times_ = false;
 };
 
-long long unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+// A child that times nothing (no cuDNN, or stopped by a failed step) ends as
+// soon as it is done rather than with the others (TimingBarrier): with pairs
+// checked at once, it tears its CUDA context down (cudaDeviceReset) under the
+// GPU lock shared, as a warm-up holds it, so never in another pair's timed
+// phase; a warm `check --all` no longer pays that teardown at its end. When,
+// in unix ms (the no-cuDNN report's details), for the tests.
+nlohmann::json end_untimed(Probe& p, Watchdog& watchdog) {
+    if (p.opts.gpu_lock.empty() || !p.cuda_ok) return nullptr;
+    if (p.context.valid()) p.context.wait();  // made as the libraries loaded, even where they then failed
+    std::optional<platform::FileLock> shared;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        shared.emplace(p.opts.gpu_lock, true, platform::FileLock::Mode::shared);
+    } catch (const std::exception&) {
+        // No lock file: go on unlocked; the parent made it, so this is rare.
+    }
+    watchdog.extend(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    const auto from = unix_ms();
+    p.cuda.device_reset();  // an error here changes nothing: the process ends next
+    return {from, unix_ms()};
 }
-
 
 // Of the choices kept for this pair ("<gpu>=<choice>;..."), the one for this GPU.
 std::string choice_for(const std::string& kept, const std::string& gpu) {
@@ -226,17 +251,27 @@ int run_probe(const ProbeOptions& opts, std::ostream& out) {
             host[half] = std::async(std::launch::async, [shape = opts.shape, half] { return HostInputs(shape, half); });
     p.emit(load);
     p.emit(step_origins(p));
-    if (load.status == Status::fail || !p.cuda_ok) return 0;
+    if (load.status == Status::fail || !p.cuda_ok) {
+        end_untimed(p, *watchdog);
+        return 0;
+    }
 
     int runtime_version = 0, driver_cuda = 0;
     p.emit(step_versions(p, runtime_version, driver_cuda));
     auto gpu = step_gpu(p, runtime_version, driver_cuda);
     p.emit(gpu);
-    if (gpu.status == Status::fail) return 0;
-    if (!p.dnn) {
-        p.emit({"conv", Status::skip, "no cuDNN in this pair: the convolution needs cuDNN", "", nlohmann::json::object()});
+    if (gpu.status == Status::fail) {
+        end_untimed(p, *watchdog);
         return 0;
     }
+    if (!p.dnn) {
+        auto released = end_untimed(p, *watchdog);
+        nlohmann::json details = nlohmann::json::object();
+        if (!released.is_null()) details["context_reset_unix_ms"] = released;
+        p.emit({"conv", Status::skip, "no cuDNN in this pair: the convolution needs cuDNN", "", details});
+        return 0;
+    }
+    barrier.times();
     run_convolutions(p, *watchdog, host);
     return 0;
 }

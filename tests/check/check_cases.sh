@@ -505,14 +505,30 @@ parallel)
     # every pair has timed: a child's end is its conv_fp16 step's end (unix
     # ms) less that step's time since the child started, plus its seconds
     # (slower legacy runs make each timed phase long enough to tell).
-    FAKECUDNN_LEGACY_SLOW_MS=2 FAKECUDA_FREE_LOG=$T/frees run 0 "$BIN" check --all --json "${SMALL[@]}"
+    # A pair without cuDNN (CUDA 13: no cuDNN here for it) times nothing: it
+    # ends at once, its context torn down (here in 600 ms) in no pair's timed
+    # phase, where waiting for the others would put that teardown at the end.
+    mk_toolkit "$T/cuda-13.0" 13 13.0.0
+    run 0 "$BIN" add "$T/cuda-13.0"
+    FAKECUDNN_LEGACY_SLOW_MS=2 FAKECUDA_FREE_LOG=$T/frees FAKECUDA_RESET_SLEEP_MS=600 \
+        run 0 "$BIN" check --all --json "${SMALL[@]}"
     jq_is "$OUT" '([.pairs[].steps[] | select(.step == "conv_fp16") | .details.timed_phase_unix_ms[1]] | max) as $last
                   | [.pairs[] | .seconds as $s | .steps[] | select(.step == "conv_fp16")
                      | .details.timed_phase_unix_ms[1] - .details.at_ms + $s * 1000 | select(. < $last - 5)] | length' 0
     [ ! -s "$T/frees" ] || fail "a child freed GPU memory one buffer at a time: $(wc -l <"$T/frees") cudaFree calls"
     jq_is "$OUT" '[.pairs[].status] | unique | join(",")' pass
-    jq_is "$OUT" '[.pairs[].steps[] | select(.step == "conv" or .step == "conv_fp16")
+    jq_is "$OUT" '[.pairs[].steps[] | select((.step == "conv" or .step == "conv_fp16") and .status == "ok")
                    | [.details.choice_kept, (.details.prepare_ms | has("cuda_graph_capture"))]] | flatten | unique | join(",")' true
+    jq_is "$OUT" '[.pairs[] | select(.spec == "13.0.0+none") | .steps[] | select(.step == "conv") | .status] | join(",")' skip
+    jq_is "$OUT" '[.pairs[] | .steps[] | select(.step == "conv" or .step == "conv_fp16") | .details.timed_phase_unix_ms
+                   | select(. != null)] as $timed
+                  | [.pairs[] | select(.spec == "13.0.0+none") | .steps[] | select(.step == "conv")
+                     | .details.context_reset_unix_ms as $r
+                     | ($r[1] - $r[0] >= 590), ([$timed[] | select(.[0] < $r[1] and $r[0] < .[1])] | length == 0)]
+                  | unique | join(",")' true
+    jq_is "$OUT" '([.pairs[].steps[] | select(.step == "conv_fp16") | .details.timed_phase_unix_ms[1]] | max) as $last
+                  | [.pairs[] | select(.spec == "13.0.0+none") | .seconds as $s | .steps[] | select(.step == "conv")
+                     | .details.context_reset_unix_ms[1] - .details.at_ms + $s * 1000 < $last] | join(",")' true
     # Alone, a pair takes no lock and waits for nothing.
     run 0 "$BIN" check 12.6.3 --json "${SMALL[@]}"
     step_is "$OUT" conv '.details | has("gpu_wait_ms")' false

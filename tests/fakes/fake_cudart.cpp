@@ -12,6 +12,8 @@
 //   FAKECUDA_LOAD_SLEEP_MS    sleep this long when the library is loaded (a
 //                             real runtime plus driver take about a second)
 //   FAKECUDA_FREE_LOG         append "<unix ms>" to this file at each cudaFree of memory
+//   FAKECUDA_RESET_SLEEP_MS   cudaDeviceReset takes this long (a real context's
+//                             teardown takes tens of milliseconds)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -191,6 +193,12 @@ int cudaEventDestroy(void* e) {
 
 int cudaDeviceSynchronize() {
     FAULT("cudaDeviceSynchronize");
+    return 0;
+}
+
+int cudaDeviceReset() {
+    FAULT("cudaDeviceReset");
+    if (int ms = fake::env_int("FAKECUDA_RESET_SLEEP_MS", 0)) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     return 0;
 }
 
