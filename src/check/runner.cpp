@@ -267,7 +267,8 @@ void keep_choices(Store& store, const std::vector<Pair>& pairs, const RunOptions
     }
 }
 
-// The specs `list` shows for `pairs`: unique among all of the store's pairs.
+}  // namespace
+
 std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& store) {
     auto all = all_pairs(store);
     auto unique = unique_specs(all, store);
@@ -278,8 +279,6 @@ std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& stor
     }
     return out;
 }
-
-}  // namespace
 
 std::filesystem::path probe_program() {
     return platform::required_sibling_program("cudaenv-probe", "the check program");

@@ -28,6 +28,10 @@ struct RunOptions {
 // Throws a clear error when it is missing.
 std::filesystem::path probe_program();
 
+// The specs `list` shows for `pairs`: unique among all of the store's pairs
+// (two toolkits of one version differ by where they are: "13.0@pip+9.19").
+std::vector<std::string> shown_specs(const std::vector<Pair>& pairs, Store& store);
+
 // Checks pairs in children that all start at once (at most max_parallel):
 // their libraries load and their contexts start side by side, while a lock
 // file lets only one at a time time its convolutions, so each pair's timings

@@ -100,7 +100,7 @@ void run_check(Context& ctx, const CheckArgs& a) {
 
     check::probe_program();  // missing: say so before announcing anything
     if (!a.json)
-        for (const auto& p : pairs) std::cerr << "checking " << p.spec() << " ...\n";
+        for (const auto& spec : check::shown_specs(pairs, store)) std::cerr << "checking " << spec << " ...\n";
     auto results = check::check_pairs(pairs, store, opts);
     {
         auto machine = machine_for(ctx, a.gpu, gpu::Probe::allowed, a.json);

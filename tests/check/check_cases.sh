@@ -319,6 +319,10 @@ dup_version)
     run 1 "$BIN" check --all --json "${SMALL[@]}"
     jq_is "$OUT" '.pairs | length' 2
     jq_is "$OUT" '[.pairs[].spec] | join(",")' 12.6.3+9.8.0,12.6.3@other-cuda-12.6+9.8.0   # as `list` shows them
+    # So are they announced as the check starts, each by its own name.
+    run 1 "$BIN" check --all "${SMALL[@]}"
+    [ "$(grep '^checking ' <<<"$ERR")" = "checking 12.6.3+9.8.0 ...
+checking 12.6.3@other-cuda-12.6+9.8.0 ..." ] || fail "announced as: $ERR"
     run 0 "$BIN" list --json
     jq_is "$OUT" '[.pairs[] | .check | split(":")[0]] | sort | join(",")' fail,pass
     jq_is "$OUT" '[.pairs[] | select(.cuda.path | endswith("/other/cuda-12.6")) | .check | split(":")[0]] | join(",")' fail
