@@ -112,7 +112,8 @@ nlohmann::json end_untimed(Probe& p, Watchdog& watchdog) {
     return {from, unix_ms()};
 }
 
-// Of the choices kept for this pair ("<gpu>=<choice>;..."), the one for this GPU.
+// Of the choices kept for this pair ("<id>=<choice>;...", the id naming the
+// GPU and the cuDNN version), the one for `id`.
 std::string choice_for(const std::string& kept, const std::string& gpu) {
     size_t at = 0;
     while (at < kept.size()) {
@@ -132,8 +133,10 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
     // The choice an earlier check kept for this GPU (store/conv_choice), by its
     // compute capability and multiprocessors.
     const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
+    // And by this cuDNN's version: another cuDNN in the same folder chooses again.
+    const std::string choice_id = gpu_id + "/" + p.dnn->version.str();
     ProbeOptions opts = p.opts;
-    for (auto& c : opts.conv_choice) c = choice_for(c, gpu_id);
+    for (auto& c : opts.conv_choice) c = choice_for(c, choice_id);
     ConvRequest req{false, p.cc_major, p.cc_minor, p.dnn->version.major()};
     const bool fp16 = p.cc_major >= 7;
     auto ms_since = [](std::chrono::steady_clock::time_point t0) {
@@ -192,6 +195,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
     if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
     auto timed = [&](StepResult r, long long from) {
         r.details["gpu_id"] = gpu_id;
+        r.details["choice_id"] = choice_id;
         if (!opts.gpu_lock.empty()) {
             r.details["gpu_wait_ms"] = waited_ms;
             r.details["warm_up_ms"] = warm_ms;

@@ -126,20 +126,21 @@ PairResult assemble(const std::string& spec, const std::string& child_out, const
 namespace {
 
 // What a kept convolution choice is filed under (store/conv_choice): the
-// pair's folders, the shape and the data type; the value lists it per GPU.
+// pair's folders, the shape and the data type; the value lists it per GPU
+// and cuDNN version (details.choice_id, "9.0/132/9.19.0").
 std::string choice_key(const Pair& pair, const RunOptions& opts, bool half) {
     return fsx::to_utf8(pair.toolkit.path) + "\n" + (pair.cudnn ? fsx::to_utf8(pair.cudnn->path) + "\n" + pair.cudnn->variant : "-") +
            "\n" + (opts.shape ? opts.shape->str() : ConvShape{}.str()) + (half ? "\nfp16" : "\nfp32");
 }
 
-// "<gpu>=<choice>;..." with `gpu`'s entry put first and replaced by `choice`.
-std::string with_choice(const std::string& list, const std::string& gpu, const std::string& choice) {
-    std::string out = gpu + "=" + choice;
+// "<id>=<choice>;..." with `id`'s entry put first and replaced by `choice`.
+std::string with_choice(const std::string& list, const std::string& id, const std::string& choice) {
+    std::string out = id + "=" + choice;
     size_t at = 0;
     while (at < list.size()) {
         auto end = list.find(';', at);
         auto item = list.substr(at, end == std::string::npos ? std::string::npos : end - at);
-        if (!item.empty() && !item.starts_with(gpu + "=")) out += ";" + item;
+        if (!item.empty() && !item.starts_with(id + "=")) out += ";" + item;
         if (end == std::string::npos) break;
         at = end + 1;
     }
@@ -256,10 +257,10 @@ void keep_choices(Store& store, const std::vector<Pair>& pairs, const RunOptions
                 const auto* s = results[i].step(half ? "conv_fp16" : "conv");
                 if (!s || (s->status != Status::ok && s->status != Status::warn)) continue;
                 auto choice = s->details.value("choice", std::string());
-                auto gpu = s->details.value("gpu_id", std::string());
-                if (choice.empty() || gpu.empty()) continue;
+                auto id = s->details.value("choice_id", std::string());  // the GPU and the cuDNN version
+                if (choice.empty() || id.empty()) continue;
                 const auto key = choice_key(pairs[i], opts, half);
-                choices.set(key, with_choice(choices.get(key), gpu, choice));
+                choices.set(key, with_choice(choices.get(key), id, choice));
             }
         choices.save();
     } catch (const std::exception&) {

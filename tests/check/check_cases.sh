@@ -118,6 +118,16 @@ kept_choice)
     step_is "$OUT" conv .details.timing.per_call.runs 20
     step_is "$OUT" conv .details.legacy.timing.amortised.batches 3
     step_is "$OUT" conv '.details.legacy.median_ms == .details.median_ms' true
+    # Kept per GPU and cuDNN version: another cuDNN in the same folder (9.8.0
+    # updated in place to 9.8.1) chooses again, then keeps its own choice.
+    step_is "$OUT" conv '.details.choice_id | endswith("/9.8.0")' true
+    sed -i 's/CUDNN_PATCHLEVEL 0/CUDNN_PATCHLEVEL 1/' "$T/cudnn/9.8.0_cuda12/include/cudnn_version.h"
+    export FAKECUDNN_VERSION=90801
+    run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
+    step_is "$OUT" conv .details.choice_kept false
+    step_is "$OUT" conv '.details.choice_id | endswith("/9.8.1")' true
+    run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
+    step_is "$OUT" conv .details.choice_kept true
     ;;
 pass8)
     setup11
