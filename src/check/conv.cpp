@@ -447,13 +447,13 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
     return gm;
 }
 
-// What this pair delivers: the faster of the two ways, amortised, also timed
+// What this pair delivers: the faster of the two ways (faster_way), also timed
 // as a CUDA graph (as PyTorch's graph replay runs it), into the result.
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
                    std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm,
                    CapturedWinner& captured) {
     // A winner kept from an earlier check stays while it runs; else the faster.
-    const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && gm->headline() < lm.headline()));
+    const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && faster_way(gm->timing, lm.timing)));
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream) {
         // Captured in the warm-up when the winner was kept; else now.

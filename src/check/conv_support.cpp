@@ -101,6 +101,14 @@ double Timing::per_call_median() const { return median(per_call); }
 double Timing::amortised_median() const { return median(amortised); }
 double Timing::graphed_median() const { return median(graphed); }
 
+bool faster_way(const Timing& a, const Timing& b) {
+    auto headline = [](const Timing& t) { return t.amortised.empty() ? t.per_call_median() : t.amortised_median(); };
+    const double ta = headline(a), tb = headline(b);
+    const bool hosts_known = a.host_ms_per_run > 0 && b.host_ms_per_run > 0;
+    if (hosts_known && std::abs(ta - tb) <= 0.01 * std::min(ta, tb)) return a.host_ms_per_run < b.host_ms_per_run;
+    return ta < tb;
+}
+
 nlohmann::json Timing::to_json(const TimingPlan& plan) const {
     nlohmann::json j = nlohmann::json::object();
     if (!per_call.empty())

@@ -89,6 +89,15 @@ struct Timing {
     nlohmann::json to_json(const TimingPlan& plan) const;
 };
 
+// Whether the way timed as `a` runs the convolution faster than `b`'s: by
+// the headline (amortised, else per call); within 1 % of each other, which is
+// noise, by the host's time to launch a run (host_ms_per_run), since a way the
+// host barely keeps fed runs slower as soon as the host is busier. On the
+// H100, cuDNN 9.14's legacy API took 0.07-0.10 ms of host time a run against
+// the graph API's 0.02 for the same 0.088 ms of GPU time, and ran host-bound
+// at 0.094-0.101 ms in two warm checks of eight (docs/gpu-results.md, run 16).
+bool faster_way(const Timing& a, const Timing& b);
+
 // `run` launches one convolution and throws ConvFailure when it fails.
 Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<void()>& run);
 

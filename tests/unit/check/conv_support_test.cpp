@@ -60,3 +60,27 @@ TEST_CASE("the CPU reference convolution") {
     CHECK(conv_reference_at(sh, x2, w2, 4) == 1.0);
     CHECK(conv_reference_at(sh, x2, w2, 9 + 4) == 3.0);
 }
+
+TEST_CASE("faster_way: by amortised time; within 1 %, by the host's launch cost") {
+    auto timed = [](double amortised, double host) {
+        Timing t;
+        t.amortised = {amortised, amortised, amortised};
+        t.host_ms_per_run = host;
+        return t;
+    };
+    // Clearly faster wins, whatever its host cost.
+    CHECK(faster_way(timed(0.0540, 0.030), timed(0.1080, 0.020)));
+    CHECK_FALSE(faster_way(timed(0.1080, 0.020), timed(0.0540, 0.030)));
+    // A tie within noise (0.0881 against 0.0883 ms, the H100's fp32 legacy and
+    // graph ways): the one the host launches in 0.02 ms, not 0.07.
+    CHECK(faster_way(timed(0.0883, 0.020), timed(0.0881, 0.069)));
+    CHECK_FALSE(faster_way(timed(0.0881, 0.069), timed(0.0883, 0.020)));
+    // 1.5 % apart is not noise.
+    CHECK(faster_way(timed(0.0880, 0.069), timed(0.0894, 0.020)));
+    // No host figure (per-call timing only): the time alone.
+    Timing a, b;
+    a.per_call = {0.10};
+    b.per_call = {0.0995};
+    CHECK(faster_way(b, a));
+    CHECK_FALSE(faster_way(a, b));
+}
