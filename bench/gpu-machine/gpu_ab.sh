@@ -8,6 +8,8 @@
 # one cold check, then ROUNDS warm checks each, A then B. One line per warm
 # check: wall time, then per pair and data type the amortised ms, the host's
 # time to launch a run (where the build reports it) and the kept path.
+# B_ENV="NAME=value ...": B's checks run with these variables too (A and B
+# may then be one carry folder: is a driver setting worth it?).
 # usage: bench/gpu-machine/gpu_ab.sh <carry folder A> <carry folder B>   (ROUNDS=5; results to $OUT)
 set -u
 A=$(cd "$1" && pwd)
@@ -20,9 +22,10 @@ PY=/opt/torch/.venv/bin/python3
 
 store() { echo "/tmp/cudaenv-ab-$1"; }
 check() {  # check <label> <carry> <round>: one `check --all --json`, timed
-    local start rc
+    local start rc extra=()
+    [ "$1" = B ] && read -r -a extra <<<"${B_ENV:-}"
     start=$(date +%s%N)
-    CUDAENV_ROOT=$(store "$1") "$2/cudaenv" check --all --json >"$RES/ab-$1-$3.json" 2>>"$RES/ab-$1.err"
+    env "${extra[@]}" CUDAENV_ROOT="$(store "$1")" "$2/cudaenv" check --all --json >"$RES/ab-$1-$3.json" 2>>"$RES/ab-$1.err"
     rc=$?
     echo "$1 round $3: exit status $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
 }
