@@ -114,12 +114,12 @@ nlohmann::json end_untimed(Probe& p, Watchdog& watchdog) {
 
 // Of the choices kept for this pair ("<id>=<choice>;...", the id naming the
 // GPU and the cuDNN version), the one for `id`.
-std::string choice_for(const std::string& kept, const std::string& gpu) {
+std::string choice_for(const std::string& kept, const std::string& id) {
     size_t at = 0;
     while (at < kept.size()) {
         auto end = kept.find(';', at);
         auto item = kept.substr(at, end == std::string::npos ? std::string::npos : end - at);
-        if (item.starts_with(gpu + "=")) return item.substr(gpu.size() + 1);
+        if (item.starts_with(id + "=")) return item.substr(id.size() + 1);
         if (end == std::string::npos) break;
         at = end + 1;
     }
@@ -131,9 +131,9 @@ std::string choice_for(const std::string& kept, const std::string& gpu) {
 // `host`: the inputs of the fp32 and fp16 convolutions, made while the context was created.
 void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* host) {
     // The choice an earlier check kept for this GPU (store/conv_choice), by its
-    // compute capability and multiprocessors.
+    // compute capability and multiprocessors, and by this cuDNN's version
+    // (another cuDNN in the same folder chooses again).
     const std::string gpu_id = std::to_string(p.cc_major) + "." + std::to_string(p.cc_minor) + "/" + std::to_string(p.sm_count);
-    // And by this cuDNN's version: another cuDNN in the same folder chooses again.
     const std::string choice_id = gpu_id + "/" + p.dnn->version.str();
     ProbeOptions opts = p.opts;
     for (auto& c : opts.conv_choice) c = choice_for(c, choice_id);
