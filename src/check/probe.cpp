@@ -90,6 +90,21 @@ private:
     bool times_ = false;
 };
 
+// Waits for the GPU lock (ProbeOptions::gpu_lock) in `mode` into `token`;
+// the wait is not the child's own work: the watchdog is told. Milliseconds waited.
+double take_gpu_lock(const ProbeOptions& opts, platform::FileLock::Mode mode, std::optional<platform::FileLock>& token,
+                     Watchdog& watchdog) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        token.emplace(opts.gpu_lock, true, mode);
+    } catch (const std::exception&) {
+        // No lock file: go on unlocked; the parent made it, so this is rare.
+    }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    watchdog.extend(ms);
+    return ms;
+}
+
 // A child that times nothing (no cuDNN, or stopped by a failed step) ends as
 // soon as it is done rather than with the others (TimingBarrier): with pairs
 // checked at once, it tears its CUDA context down (cudaDeviceReset) under the
@@ -100,13 +115,7 @@ nlohmann::json end_untimed(Probe& p, Watchdog& watchdog) {
     if (p.opts.gpu_lock.empty() || !p.cuda_ok) return nullptr;
     if (p.context.valid()) p.context.wait();  // made as the libraries loaded, even where they then failed
     std::optional<platform::FileLock> shared;
-    const auto t0 = std::chrono::steady_clock::now();
-    try {
-        shared.emplace(p.opts.gpu_lock, true, platform::FileLock::Mode::shared);
-    } catch (const std::exception&) {
-        // No lock file: go on unlocked; the parent made it, so this is rare.
-    }
-    watchdog.extend(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    take_gpu_lock(p.opts, platform::FileLock::Mode::shared, shared, watchdog);
     const auto from = unix_ms();
     p.cuda.device_reset();  // an error here changes nothing: the process ends next
     return {from, unix_ms()};
@@ -151,17 +160,6 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
     // timings stay clean. (A failure in the warm-up is the timed run's to report.)
     double warm_ms = 0, waited_ms = 0;
     long long warm_from = 0, warm_to = 0;
-    auto take = [&](std::optional<platform::FileLock>& token, platform::FileLock::Mode mode) {
-        const auto t0 = std::chrono::steady_clock::now();
-        try {
-            token.emplace(opts.gpu_lock, true, mode);
-        } catch (const std::exception&) {
-            // No lock file: go on unlocked; the parent made it, so this is rare.
-        }
-        const double ms = ms_since(t0);
-        watchdog.extend(ms);
-        return ms;
-    };
     // Never destroyed: the child ends right after its convolutions, and the
     // driver frees a context's memory, plans and handles at once as it tears
     // the context down, where destroying them one by one (each cudaFree
@@ -174,7 +172,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
                                host[1].valid() ? std::optional(host[1].get()) : std::nullopt);
     {
         std::optional<platform::FileLock> shared;
-        if (!opts.gpu_lock.empty()) waited_ms += take(shared, platform::FileLock::Mode::shared);
+        if (!opts.gpu_lock.empty()) waited_ms += take_gpu_lock(opts, platform::FileLock::Mode::shared, shared, watchdog);
         const auto t0 = std::chrono::steady_clock::now();
         warm_from = unix_ms();
         const bool warm = !opts.gpu_lock.empty();  // alone, the timed phase's own tuning warms up
@@ -192,7 +190,7 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
         warm_to = unix_ms();
     }
     std::optional<platform::FileLock> gpu_token;
-    if (!opts.gpu_lock.empty()) waited_ms += take(gpu_token, platform::FileLock::Mode::exclusive);
+    if (!opts.gpu_lock.empty()) waited_ms += take_gpu_lock(opts, platform::FileLock::Mode::exclusive, gpu_token, watchdog);
     auto timed = [&](StepResult r, long long from) {
         r.details["gpu_id"] = gpu_id;
         r.details["choice_id"] = choice_id;

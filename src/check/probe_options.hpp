@@ -32,7 +32,8 @@ struct ProbeOptions {
     // With gpu_lock: a lock every child holds shared from its start until it
     // has timed; then it waits until it can take it exclusive (every child
     // has timed) before it ends (which tears its CUDA context down), so that
-    // no child's cleanup falls into another's timed phase.
+    // no child's cleanup falls into another's timed phase. A child that times
+    // nothing lets it go without waiting (check/probe.cpp, end_untimed).
     std::filesystem::path timing_lock;
     // With gpu_lock: the child ends itself (exit status probe_timeout_status)
     // once its own work, not counting the wait for the lock, passes this.
