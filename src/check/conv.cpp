@@ -87,7 +87,7 @@ nlohmann::json rel_json(double rel) { return std::isfinite(rel) ? nlohmann::json
 struct Measured {
     Accuracy accuracy;
     Timing timing;
-    double headline() const { return timing.amortised.empty() ? timing.per_call_median() : timing.amortised_median(); }
+    double headline() const { return timing.headline(); }
 };
 
 }  // namespace
@@ -452,8 +452,12 @@ std::optional<Measured> measure_graph(Measuring& m, ConvBench& bench, std::optio
 void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, ConvBench& bench, LegacyConv& legacy,
                    std::optional<GraphConv>& graph, Measured& lm, std::optional<Measured>& gm,
                    CapturedWinner& captured) {
-    // A winner kept from an earlier check stays while it runs; else the faster.
-    const bool use_graph = gm && (m.kept.winner == "graph" || (m.kept.winner.empty() && faster_way(gm->timing, lm.timing)));
+    // A winner kept from an earlier check stays while it runs and the other
+    // way has not clearly outrun it (outran_kept); else the faster.
+    bool use_graph = gm && faster_way(gm->timing, lm.timing);
+    if (m.kept.winner == "graph" && gm) use_graph = !outran_kept(lm.timing, gm->timing);
+    if (m.kept.winner == "legacy") use_graph = gm && outran_kept(gm->timing, lm.timing);
+    const bool replaced = gm && !m.kept.winner.empty() && (m.kept.winner == "graph") != use_graph;
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream) {
         // Captured in the warm-up when the winner was kept; else now.
@@ -471,7 +475,8 @@ void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, Con
                       (use_graph ? graph->tensor_cores() : legacy.math_type() != cudnn_api::CUDNN_FMA_MATH);
     d["api"] = use_graph ? "graph" : "legacy";
     d["choice"] = choice_text(use_graph, legacy, graph, gm.has_value());
-    d["choice_kept"] = !m.kept.winner.empty();
+    d["choice_kept"] = !m.kept.winner.empty() && !replaced;
+    if (replaced) d["choice_replaced"] = m.kept.winner;  // the kept winner, outrun this time
     d["algo"] = use_graph ? graph->label() : legacy.label();
     d["math"] = use_graph ? (graph->tensor_cores() ? "tensor cores" : "no tensor cores") : legacy.math();
     d["tf32_possible"] = tf32;

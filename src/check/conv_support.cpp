@@ -101,12 +101,21 @@ double Timing::per_call_median() const { return median(per_call); }
 double Timing::amortised_median() const { return median(amortised); }
 double Timing::graphed_median() const { return median(graphed); }
 
+double Timing::headline() const { return amortised.empty() ? per_call_median() : amortised_median(); }
+
 bool faster_way(const Timing& a, const Timing& b) {
-    auto headline = [](const Timing& t) { return t.amortised.empty() ? t.per_call_median() : t.amortised_median(); };
-    const double ta = headline(a), tb = headline(b);
-    const bool hosts_known = a.host_ms_per_run > 0 && b.host_ms_per_run > 0;
-    if (hosts_known && std::abs(ta - tb) <= 0.01 * std::min(ta, tb)) return a.host_ms_per_run < b.host_ms_per_run;
+    const double ta = a.headline(), tb = b.headline();
+    if (a.host_ms_per_run <= 0 || b.host_ms_per_run <= 0) return ta < tb;
+    auto host_bound = [](const Timing& t) { return t.host_ms_per_run >= 0.9 * t.headline(); };
+    const Timing& fast = ta < tb ? a : b;
+    const Timing& slow = ta < tb ? b : a;
+    const double margin = host_bound(fast) && !host_bound(slow) ? 0.03 : 0.01;
+    if (std::abs(ta - tb) <= margin * std::min(ta, tb)) return a.host_ms_per_run < b.host_ms_per_run;
     return ta < tb;
+}
+
+bool outran_kept(const Timing& other, const Timing& kept) {
+    return other.headline() < 0.97 * kept.headline();
 }
 
 nlohmann::json Timing::to_json(const TimingPlan& plan) const {

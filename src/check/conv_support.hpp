@@ -86,6 +86,7 @@ struct Timing {
     double per_call_median() const;
     double amortised_median() const;
     double graphed_median() const;
+    double headline() const;  // amortised, else per call
     nlohmann::json to_json(const TimingPlan& plan) const;
 };
 
@@ -96,7 +97,23 @@ struct Timing {
 // H100, cuDNN 9.14's legacy API took 0.07-0.10 ms of host time a run against
 // the graph API's 0.02 for the same 0.088 ms of GPU time, and ran host-bound
 // at 0.094-0.101 ms in two warm checks of eight (docs/gpu-results.md, run 16).
+// A way whose host launches a run in 90 % of its amortised time or more runs
+// at the host's pace, which moves more than the GPU's: against one that does
+// not, it wins only by 3 % (the margin of outran_kept). On the H200, cuDNN
+// 9.19's legacy API took the host as long as its fp16 runs, 0.052-0.083 ms,
+// while the graph API ran at 0.053 ms on 0.017-0.022 of host time
+// (docs/gpu-results.md, run 17): the legacy API, 2 % faster in the check that
+// chose, would be kept.
 bool faster_way(const Timing& a, const Timing& b);
+
+// Whether the way timed as `other` takes over from a winner kept by an
+// earlier check (`kept`), both timed in this check: only when it ran at least
+// 3 % faster (by the headline), well beyond the 1-2 % by which one way's
+// figure moves from one check to the next, so that noise never flips a kept
+// choice, yet a kept way that has turned slow is not reported as the pair's
+// speed. On the H200, cuDNN 9.19's legacy API, kept for fp16, ran 50 % slower
+// than PyTorch in one warm check of three (docs/gpu-results.md, run 17).
+bool outran_kept(const Timing& other, const Timing& kept);
 
 // `run` launches one convolution and throws ConvFailure when it fails.
 Timing time_runs(EventPair& events, const TimingPlan& plan, const std::function<void()>& run);

@@ -13,6 +13,7 @@
 
 #include "check/probe_steps.hpp"
 #include "platform/lock.hpp"
+#include "platform/platform.hpp"
 #include "util/fs.hpp"
 
 namespace cudaenv::check {
@@ -219,9 +220,21 @@ void run_convolutions(Probe& p, Watchdog& watchdog, std::future<HostInputs>* hos
     p.emit(timed(conv16->measure(), from));
 }
 
+// One hardware queue per CUDA context instead of the driver's default of
+// eight (CUDA_DEVICE_MAX_CONNECTIONS): the probe runs one stream at a time,
+// and the driver sets up every queue as it makes the context. On the H200, a
+// warm `check --all` of five pairs took 0.88-0.97 s with one queue against
+// 1.40-1.45 s with eight, and 0.90-0.93 against 1.64-1.71 s on another
+// machine, the convolutions as fast (docs/gpu-results.md, runs 17 and 18).
+// Set before the CUDA runtime is loaded; a value the user set stays.
+void one_hardware_queue() {
+    if (!platform::get_env("CUDA_DEVICE_MAX_CONNECTIONS")) platform::set_env("CUDA_DEVICE_MAX_CONNECTIONS", "1");
+}
+
 }  // namespace
 
 int run_probe(const ProbeOptions& opts, std::ostream& out) {
+    one_hardware_queue();
     // Lives as long as the process: its thread may still be watching at exit.
     static Watchdog* watchdog = new Watchdog(opts.gpu_lock.empty() ? 0 : opts.timeout_s);
     // Let go last, as this returns: the child then ends (exit_process).

@@ -76,6 +76,11 @@ pass9)
     has "$(cat "$CUDAENV_ROOT/checks.toml")" "status = 'pass'"
     run 0 "$BIN" list
     has "$OUT" "pass: fp32"
+    # The probe asks the driver for one hardware queue (check/probe.cpp,
+    # one_hardware_queue) unless the user chose a number.
+    FAKECUDA_QUEUES_LOG=$T/queues run 0 "$BIN" check 12.6+9.8 "${SMALL[@]}"
+    CUDA_DEVICE_MAX_CONNECTIONS=4 FAKECUDA_QUEUES_LOG=$T/queues run 0 "$BIN" check 12.6+9.8 "${SMALL[@]}"
+    [ "$(tr '\n' ' ' <"$T/queues")" = "1 4 " ] || fail "CUDA_DEVICE_MAX_CONNECTIONS at the driver: $(cat "$T/queues")"
     ;;
 kept_choice)
     # The second check times again the way the first chose (store/conv_choice),
@@ -128,6 +133,24 @@ kept_choice)
     step_is "$OUT" conv '.details.choice_id | endswith("/9.8.1")' true
     run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
     step_is "$OUT" conv .details.choice_kept true
+    # A kept winner that another way clearly outruns (by 3 %: outran_kept)
+    # gives way, and the new winner is kept: the graph API made slow, the
+    # legacy one no longer.
+    unset FAKECUDNN_LEGACY_SLOW_MS
+    export FAKECUDNN_GRAPH_SLOW_MS=1
+    run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
+    for s in conv conv_fp16; do
+        step_is "$OUT" $s .details.api legacy
+        step_is "$OUT" $s .details.choice_kept false
+        step_is "$OUT" $s .details.choice_replaced graph
+        step_is "$OUT" $s '.details.choice | startswith("legacy|")' true
+    done
+    run 0 "$BIN" check 12.6+9.8 --json "${SMALL[@]}"
+    for s in conv conv_fp16; do
+        step_is "$OUT" $s .details.api legacy
+        step_is "$OUT" $s .details.choice_kept true
+        step_is "$OUT" $s '.details | has("choice_replaced")' false
+    done
     ;;
 pass8)
     setup11
@@ -488,8 +511,10 @@ parallel)
     mk_toolkit "$T/cuda-12.6.1" 12 12.6.1
     run 0 "$BIN" add "$T/cuda-12.6.2"
     run 0 "$BIN" add "$T/cuda-12.6.1"
+    # The legacy way made slower, so that the graph API wins here and stays
+    # the kept winner below (outran_kept would replace a kept legacy way).
     start=$(date +%s%N)
-    FAKECUDA_LOAD_SLEEP_MS=1500 run 0 "$BIN" check --all --json "${SMALL[@]}"
+    FAKECUDA_LOAD_SLEEP_MS=1500 FAKECUDNN_LEGACY_SLOW_MS=1 run 0 "$BIN" check --all --json "${SMALL[@]}"
     wall=$(( ($(date +%s%N) - start) / 1000000 ))
     jq_is "$OUT" '.pairs | length' 4
     jq_is "$OUT" '[.pairs[].status] | unique | join(",")' pass

@@ -14,6 +14,9 @@
 //   FAKECUDA_FREE_LOG         append "<unix ms>" to this file at each cudaFree of memory
 //   FAKECUDA_RESET_SLEEP_MS   cudaDeviceReset takes this long (a real context's
 //                             teardown takes tens of milliseconds)
+//   FAKECUDA_QUEUES_LOG       append the CUDA_DEVICE_MAX_CONNECTIONS the process
+//                             has ("unset" if none) to this file as it asks
+//                             for the devices (where the real driver reads it)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +73,12 @@ int cudaDriverGetVersion(int* v) {
 
 int cudaGetDeviceCount(int* n) {
     FAULT("cudaGetDeviceCount");
+    if (const char* log = std::getenv("FAKECUDA_QUEUES_LOG"))
+        if (FILE* f = std::fopen(log, "a")) {
+            const char* queues = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+            std::fprintf(f, "%s\n", queues ? queues : "unset");
+            std::fclose(f);
+        }
     if (fake::env_int("FAKECUDA_DRIVER_VERSION", 13000) == 0) return 35;
     if (int e = fake::env_int("FAKECUDA_DEVICE_ERROR", 0)) return e;
     *n = fake::env_int("FAKECUDA_DEVICES", 1);

@@ -11,6 +11,8 @@
 // and the backend (graph) API, unless built with FAKE_OMIT_BACKEND:
 //   FAKECUDNN_GRAPH_ENGINES=none   the heuristics offer no engine configuration
 //   FAKECUDNN_GRAPH_WRONG=1        graph-API executions compute wrong values
+//   FAKECUDNN_GRAPH_SLOW_MS=<ms>   each graph-API execution takes that much longer
+//                                  (so the legacy API is the faster way)
 // Its engines: heuristics mode A offers 0 (tensor cores) twice, with knob 3
 // set to 1 (2 ms slower) and to 2, then 3 (its plan does not finalize) and 2
 // (converts inputs down); the fallback list offers 0 again and 1 (compiled at
@@ -515,8 +517,9 @@ int cudnnBackendExecute(void* handle, void* plan_p, void* pack_p) {
     auto* pads = attr<int64_t>(desc_attr(op, 702), 105, 2);
     const int ph = static_cast<int>(pads[0]), pw = static_cast<int>(pads[1]);
     const float a = *attr<float>(op, 700);
+    const int slower_ms = fake::env_int("FAKECUDNN_GRAPH_SLOW_MS", 0);
     return run_on(handle, [=] {
-        if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        if (slow || slower_ms) std::this_thread::sleep_for(std::chrono::milliseconds((slow ? 2 : 0) + slower_ms));
         compute(X, W, Y, ph, pw, x, w, y, a,
                 std::getenv("FAKECUDNN_GRAPH_WRONG") != nullptr || std::getenv("FAKECUDNN_WRONG") != nullptr);
     });

@@ -61,26 +61,53 @@ TEST_CASE("the CPU reference convolution") {
     CHECK(conv_reference_at(sh, x2, w2, 9 + 4) == 3.0);
 }
 
+namespace {
+// Three amortised batches at `amortised` ms, the host taking `host` ms a run.
+Timing batches_at(double amortised, double host = 0) {
+    Timing t;
+    t.amortised = {amortised, amortised, amortised};
+    t.host_ms_per_run = host;
+    return t;
+}
+}  // namespace
+
 TEST_CASE("faster_way: by amortised time; within 1 %, by the host's launch cost") {
-    auto timed = [](double amortised, double host) {
-        Timing t;
-        t.amortised = {amortised, amortised, amortised};
-        t.host_ms_per_run = host;
-        return t;
-    };
     // Clearly faster wins, whatever its host cost.
-    CHECK(faster_way(timed(0.0540, 0.030), timed(0.1080, 0.020)));
-    CHECK_FALSE(faster_way(timed(0.1080, 0.020), timed(0.0540, 0.030)));
+    CHECK(faster_way(batches_at(0.0540, 0.030), batches_at(0.1080, 0.020)));
+    CHECK_FALSE(faster_way(batches_at(0.1080, 0.020), batches_at(0.0540, 0.030)));
     // A tie within noise (0.0881 against 0.0883 ms, the H100's fp32 legacy and
     // graph ways): the one the host launches in 0.02 ms, not 0.07.
-    CHECK(faster_way(timed(0.0883, 0.020), timed(0.0881, 0.069)));
-    CHECK_FALSE(faster_way(timed(0.0881, 0.069), timed(0.0883, 0.020)));
+    CHECK(faster_way(batches_at(0.0883, 0.020), batches_at(0.0881, 0.069)));
+    CHECK_FALSE(faster_way(batches_at(0.0881, 0.069), batches_at(0.0883, 0.020)));
     // 1.5 % apart is not noise.
-    CHECK(faster_way(timed(0.0880, 0.069), timed(0.0894, 0.020)));
+    CHECK(faster_way(batches_at(0.0880, 0.069), batches_at(0.0894, 0.020)));
     // No host figure (per-call timing only): the time alone.
     Timing a, b;
     a.per_call = {0.10};
     b.per_call = {0.0995};
     CHECK(faster_way(b, a));
     CHECK_FALSE(faster_way(a, b));
+}
+
+TEST_CASE("outran_kept: a kept winner gives way only to a way 3 % faster") {
+    // The 1-2 % one way's figure moves between checks keeps the kept way.
+    CHECK_FALSE(outran_kept(batches_at(0.0879), batches_at(0.0894)));
+    CHECK_FALSE(outran_kept(batches_at(0.0534), batches_at(0.0550)));
+    // A kept way turned host-bound (+50 %) gives way; one equally fast stays.
+    CHECK(outran_kept(batches_at(0.0525), batches_at(0.0820)));
+    CHECK(outran_kept(batches_at(0.0900), batches_at(0.0930)));
+    CHECK_FALSE(outran_kept(batches_at(0.0930), batches_at(0.0930)));
+    CHECK_FALSE(outran_kept(batches_at(0.0930), batches_at(0.0900)));
+}
+
+TEST_CASE("faster_way: a host-bound way wins only by 3 %") {
+    // The H200's fp16 on cuDNN 9.19 (run 17): the legacy API 2 % faster, its
+    // host as slow as its runs; the graph API with host time to spare.
+    const Timing legacy = batches_at(0.0528, 0.0527), graph = batches_at(0.0539, 0.0171);
+    CHECK(faster_way(graph, legacy));
+    CHECK_FALSE(faster_way(legacy, graph));
+    // 4 % faster wins all the same.
+    CHECK(faster_way(batches_at(0.0517, 0.0520), graph));
+    // Both host-bound: the usual 1 %.
+    CHECK(faster_way(batches_at(0.0528, 0.0527), batches_at(0.0539, 0.0530)));
 }
