@@ -36,5 +36,5 @@ if [ -n "$(ls -A "$DEST/lib")" ]; then
 fi
 cp "$CUDART11" "$DEST/cudart-11.8/libcudart.so.11.8.89"
 ln -s libcudart.so.11.8.89 "$DEST/cudart-11.8/libcudart.so.11.0"
-cp "$(dirname "$0")/gpu_env.sh" "$(dirname "$0")/gpu_check.sh" "$(dirname "$0")/gpu_inspect.sh" "$(dirname "$0")/gpu_abi_check.cpp" "$(dirname "$0")/gpu_trace_cudnn.c" "$(dirname "$0")/gpu_trace.sh" "$(dirname "$0")/gpu_ab.sh" "$DEST/"
+cp "$(dirname "$0")/gpu_env.sh" "$(dirname "$0")/gpu_check.sh" "$(dirname "$0")/gpu_cmake_cuda.sh" "$(dirname "$0")/gpu_inspect.sh" "$(dirname "$0")/gpu_abi_check.cpp" "$(dirname "$0")/gpu_trace_cudnn.c" "$(dirname "$0")/gpu_trace.sh" "$(dirname "$0")/gpu_ab.sh" "$DEST/"
 du -sh "$DEST"
