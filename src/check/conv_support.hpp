@@ -102,8 +102,8 @@ struct Timing {
 // not, it wins only by 3 % (the margin of outran_kept). On the H200, cuDNN
 // 9.19's legacy API took the host as long as its fp16 runs, 0.052-0.083 ms,
 // while the graph API ran at 0.053 ms on 0.017-0.022 of host time
-// (docs/gpu-results.md, run 17): the legacy API, 2 % faster in the check that
-// chose, would be kept.
+// (docs/gpu-results.md, run 17); the legacy API, 2 % faster in the check that
+// chose, had been kept.
 bool faster_way(const Timing& a, const Timing& b);
 
 // Whether the way timed as `other` takes over from a winner kept by an
