@@ -126,8 +126,17 @@ class Terminal:
         start = len(self.buf)
         self.write(typed)
         for _ in range(tabs):
+            at = len(self.buf)
             self.write("\t")
-            time.sleep(1.0)  # the completion runs cudaenv: let it answer before the next key
+            # The completion runs cudaenv: let it answer before the next key.
+            # PSReadLine asks where the cursor is (answered in read_until) as it
+            # draws the completed line, and reads keys typed before that as the
+            # answer: a loaded machine's TAB once took more than the second the
+            # other shells get here.
+            if self.shell == "pwsh":
+                self.read_until(re.escape(b"\x1b[6n"), at)
+            else:
+                time.sleep(1.0)
         self.write("\x01__seen \r")  # Ctrl-A: the start of the line (emacs keys in every shell here)
         return self.read_until(rb"SEEN\[([^\]\r\n]*)\]", start).group(1).decode("utf-8").strip()
 
