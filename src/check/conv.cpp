@@ -454,9 +454,9 @@ void report_winner(Measuring& m, const CudaFns& cuda, const CudnnFns& cudnn, Con
                    CapturedWinner& captured) {
     // A winner kept from an earlier check stays while it runs and the other
     // way has not clearly outrun it (outran_kept); else the faster.
-    bool use_graph = gm && faster_way(gm->timing, lm.timing);
-    if (m.kept.winner == "graph" && gm) use_graph = !outran_kept(lm.timing, gm->timing);
-    if (m.kept.winner == "legacy") use_graph = gm && outran_kept(gm->timing, lm.timing);
+    const bool use_graph = gm && (m.kept.winner == "graph"    ? !outran_kept(lm.timing, gm->timing)
+                                  : m.kept.winner == "legacy" ? outran_kept(gm->timing, lm.timing)
+                                                              : faster_way(gm->timing, lm.timing));
     const bool replaced = gm && !m.kept.winner.empty() && (m.kept.winner == "graph") != use_graph;
     Measured& w = use_graph ? *gm : lm;
     if (cudnn.set_stream) {

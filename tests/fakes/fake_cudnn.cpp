@@ -517,9 +517,9 @@ int cudnnBackendExecute(void* handle, void* plan_p, void* pack_p) {
     auto* pads = attr<int64_t>(desc_attr(op, 702), 105, 2);
     const int ph = static_cast<int>(pads[0]), pw = static_cast<int>(pads[1]);
     const float a = *attr<float>(op, 700);
-    const int slower_ms = fake::env_int("FAKECUDNN_GRAPH_SLOW_MS", 0);
+    const int sleep_ms = (slow ? 2 : 0) + fake::env_int("FAKECUDNN_GRAPH_SLOW_MS", 0);
     return run_on(handle, [=] {
-        if (slow || slower_ms) std::this_thread::sleep_for(std::chrono::milliseconds((slow ? 2 : 0) + slower_ms));
+        if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         compute(X, W, Y, ph, pw, x, w, y, a,
                 std::getenv("FAKECUDNN_GRAPH_WRONG") != nullptr || std::getenv("FAKECUDNN_WRONG") != nullptr);
     });
